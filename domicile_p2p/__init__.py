@@ -1,0 +1,12 @@
+"""domicile-p2p: Tortured Domicile, a provably fair LAN party deduction game.
+
+The package is layered from the inside out (DESIGN.md section 1):
+
+- ``rules``     the game as a pure, deterministic state machine
+- ``fairness``  deterministic derivation of every random value from seeds
+- ``packs``     card packs: loading, validation, content hash
+- ``bots``      policies that play any seat from what that seat may see
+- ``cli``       the ``domicile`` command
+"""
+
+__version__ = "0.1.0"

@@ -1,0 +1,109 @@
+"""Canonical JSON: the one byte encoding of every hashed or signed value.
+
+Everything that is hashed, signed or committed in domicile-p2p is first
+turned into bytes by :func:`encode`.  Two implementations that agree on the
+value must agree on the bytes, so the encoding admits exactly one spelling:
+
+- objects with ASCII keys, sorted by code point, no duplicate keys;
+- arrays, strings, booleans, ``null`` and integers in ``[-(2**53-1), 2**53-1]``;
+  no floats (a float has many spellings and no use in this protocol);
+- no whitespace; separators ``,`` and ``:``;
+- strings as RFC 8785 section 3.2.2.2 spells them: UTF-8, only ``"``, ``\\``
+  and control characters escaped (``\\b \\f \\n \\r \\t`` short forms, other
+  controls as ``\\u00xx`` in lower-case hex); lone surrogates are refused.
+
+Bytes never appear raw: protocol values that are bytes travel as lower-case
+hex strings, which this module leaves to the caller.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+
+MAX_SAFE_INTEGER = 2**53 - 1
+
+
+class CanonicalError(ValueError):
+    """A value that has no canonical encoding (the caller's bug or bad input)."""
+
+
+def _check(value: object, path: str) -> None:
+    if value is None or isinstance(value, bool):
+        return
+    if isinstance(value, int):
+        if abs(value) > MAX_SAFE_INTEGER:
+            raise CanonicalError(f"{path}: integer {value} is outside the safe range")
+        return
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise CanonicalError(f"{path}: string is not valid Unicode") from exc
+        return
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            if not isinstance(key, str) or not key.isascii():
+                raise CanonicalError(f"{path}: object key {key!r} is not an ASCII string")
+            _check(item, f"{path}.{key}")
+        return
+    if isinstance(value, list | tuple):
+        for index, item in enumerate(value):
+            _check(item, f"{path}[{index}]")
+        return
+    raise CanonicalError(f"{path}: {type(value).__name__} has no canonical JSON encoding")
+
+
+def encode(value: object) -> bytes:
+    """Return the canonical JSON bytes of ``value`` or raise :class:`CanonicalError`."""
+    _check(value, "$")
+    text = json.dumps(
+        value, ensure_ascii=False, sort_keys=True, separators=(",", ":"), allow_nan=False
+    )
+    return text.encode("utf-8")
+
+
+def decode(data: bytes) -> object:
+    """Parse JSON bytes, refusing what :func:`encode` could never have produced.
+
+    Duplicate keys, floats, NaN and out-of-range integers are refused, so a
+    decoded value re-encodes to a well-defined byte string.
+    """
+
+    def reject_duplicates(pairs: list[tuple[str, object]]) -> dict[str, object]:
+        result: dict[str, object] = {}
+        for key, item in pairs:
+            if key in result:
+                raise CanonicalError(f"duplicate object key {key!r}")
+            result[key] = item
+        return result
+
+    def reject_float(text: str) -> object:
+        raise CanonicalError(f"floating-point number {text} is not allowed")
+
+    try:
+        text = data.decode("utf-8")
+        value: object = json.loads(
+            text,
+            object_pairs_hook=reject_duplicates,
+            parse_float=reject_float,
+            parse_constant=reject_float,
+        )
+    except UnicodeDecodeError as exc:
+        raise CanonicalError("not UTF-8") from exc
+    except RecursionError as exc:
+        raise CanonicalError("nesting too deep") from exc
+    except json.JSONDecodeError as exc:
+        raise CanonicalError(
+            f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+        ) from exc
+    _check(value, "$")
+    return value
+
+
+def is_canonical(data: bytes) -> bool:
+    """True when ``data`` is exactly the canonical encoding of what it decodes to."""
+    try:
+        return encode(decode(data)) == data
+    except CanonicalError:
+        return False

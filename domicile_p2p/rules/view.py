@@ -1,0 +1,49 @@
+"""``view(state, seat)``: exactly what one seat may see (RULES.md, "Visibility").
+
+This is the only place where hidden information is cut away.  Investigators
+get the public state; the Ghost also gets its columns, the culprit and its
+hand, but never the deck order (it is shuffled face down).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from domicile_p2p.rules.errors import UnknownSeat
+from domicile_p2p.rules.model import GHOST, Column, GameState
+
+
+@dataclass(frozen=True, slots=True)
+class GhostKnowledge:
+    """What the Ghost sees behind its screen."""
+
+    columns: tuple[Column, ...]
+    culprit: int
+    hand: tuple[str, ...]
+
+    def column(self, seat: int) -> Column:
+        return self.columns[seat - 1]
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """One seat's view: the public state, plus the Ghost's knowledge for the Ghost."""
+
+    seat: int
+    state: GameState
+    ghost: GhostKnowledge | None = None
+
+
+def public(state: GameState) -> GameState:
+    """The state with every secret removed: what every peer can replay and check."""
+    return state if state.secrets is None else replace(state, secrets=None)
+
+
+def view(state: GameState, seat: int) -> View:
+    if seat != GHOST and seat not in state.config.seats:
+        raise UnknownSeat(f"there is no seat {seat} at this table")
+    if seat != GHOST or state.secrets is None:
+        return View(seat, public(state))
+    secrets = state.secrets
+    knowledge = GhostKnowledge(secrets.columns, secrets.culprit, secrets.hand)
+    return View(seat, public(state), knowledge)
