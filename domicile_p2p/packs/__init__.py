@@ -1,0 +1,80 @@
+"""Card packs: the investigator cards, the dream cards and their motifs.
+
+A pack is a directory of five UTF-8 TOML files::
+
+    pack.toml         [pack] id, name, version, description, motifs = [...]
+    characters.toml   [[card]] id, name, description, motifs   (category "character")
+    locations.toml    [[card]] id, name, description, motifs   (category "location")
+    items.toml        [[card]] id, name, description, motifs   (category "item")
+    dreams.toml       [[dream]] id, text, motifs
+
+``motifs`` in ``pack.toml`` is the pack's vocabulary (lower-case words or
+hyphenated words); every card's motifs come from it.  :func:`load_pack`
+validates everything and raises :class:`PackError` on the first problem:
+
+- every listed field present, no other field (typos are errors), strings
+  non-empty, without leading or trailing whitespace or control characters;
+- ids match ``^[a-z0-9][a-z0-9-]{0,39}$`` and are unique across the whole
+  pack (all five files);
+- names at most 40 characters, descriptions at most 160, dream text at most
+  300, the pack description at most 500;
+- investigator cards carry 4 to 8 motifs, dream cards 3 to 6, each from the
+  vocabulary and none twice;
+- at least 3 cards in each investigator category and at least 10 dreams
+  (the absolute minimum; :meth:`Pack.check_table` checks a given table).
+
+Content hash (part of the protocol: the genesis event names it)
+---------------------------------------------------------------
+``Pack.content_hash`` is the lower-case hex SHA-256 of
+``domicile_p2p.canonical.encode(obj)``, where ``obj`` is::
+
+    {
+      "id": <pack id>, "name": <pack name>, "version": <integer>,
+      "description": <pack description>,
+      "motifs": [<vocabulary, sorted by code point>],
+      "characters": [<investigator card>, ...],   # in file order
+      "locations":  [<investigator card>, ...],   # in file order
+      "items":      [<investigator card>, ...],   # in file order
+      "dreams": [{"id": ..., "text": ..., "motifs": [<sorted>]}, ...]   # in file order
+    }
+
+    <investigator card> = {"id": ..., "name": ..., "description": ...,
+                           "motifs": [<sorted by code point>]}
+
+Strings are exactly as parsed from TOML (no normalisation).  The hash
+covers these values only: comments, key order, quoting and layout of the
+files do not change it; any change to a value, to card order or to the
+vocabulary does.
+"""
+
+from domicile_p2p.packs.loader import (
+    CATEGORY_FILES,
+    DREAM_FILE,
+    PACK_FILE,
+    canonical_form,
+    default_pack_dir,
+    load_default_pack,
+    load_pack,
+)
+from domicile_p2p.packs.model import (
+    CATEGORIES,
+    DreamCard,
+    InvestigatorCard,
+    Pack,
+    PackError,
+)
+
+__all__ = [
+    "CATEGORIES",
+    "CATEGORY_FILES",
+    "DREAM_FILE",
+    "PACK_FILE",
+    "DreamCard",
+    "InvestigatorCard",
+    "Pack",
+    "PackError",
+    "canonical_form",
+    "default_pack_dir",
+    "load_default_pack",
+    "load_pack",
+]

@@ -1,0 +1,49 @@
+"""The ``domicile`` command's own behaviour: discovery of subcommands, help, errors."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from domicile_p2p import __version__
+from domicile_p2p.cli import build_parser, main
+
+
+def test_without_a_command_prints_help_and_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([]) == 2
+    assert "COMMAND" in capsys.readouterr().out
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--version"])
+    assert exit_info.value.code == 0
+    assert __version__ in capsys.readouterr().out
+
+
+def test_unknown_command_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["no-such-command"])
+    assert exit_info.value.code == 2
+    assert "invalid choice" in capsys.readouterr().err
+
+
+def test_every_command_module_registers_a_handler() -> None:
+    parser = build_parser()
+    subparsers = next(a for a in parser._actions if a.dest == "command")
+    assert subparsers.choices, "no subcommand was discovered"
+    for name, subparser in subparsers.choices.items():
+        assert subparser.get_default("handler") is not None, name
+
+
+def test_python_dash_m_is_the_same_command() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "domicile_p2p", "--version"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0
+    assert __version__ in result.stdout
