@@ -15,7 +15,7 @@ content and not on the order of its files.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Final
 
 from domicile_p2p.fairness.derive import ByteStream, sample, shuffle
@@ -38,7 +38,7 @@ def label(*parts: object) -> str:
 
 def deal_tableau(
     joint_seed: bytes,
-    cards: dict[Category, Sequence[str]],
+    cards: Mapping[Category, Sequence[str]],
     size: int,
 ) -> Tableau:
     """The public Clue Tableau: ``size`` cards per category drawn from the pack's cards."""

@@ -42,6 +42,8 @@ class ByteStream:
     def __init__(self, key: bytes, label: str) -> None:
         if len(key) != KEY_BYTES:
             raise DerivationError(f"key must be {KEY_BYTES} bytes, got {len(key)}")
+        if not label.isascii():
+            raise DerivationError(f"label must be ASCII, got {label!r}")
         encoded = label.encode("ascii")
         self._key = key
         self._prefix = struct.pack(">I", len(encoded)) + encoded

@@ -295,7 +295,7 @@ def _group_give(state: GameState, action: GroupGive) -> GameState:
     required = min(GROUP_GIVE_SIZE, state.hand_size)
     if len(action.cards) != required:
         raise errors.BadGive(
-            f"the group receives exactly {required} dream cards, not {len(action.cards)}"
+            f"the group receives exactly {_count(required, 'dream card')}, not {len(action.cards)}"
         )
     _check_cards_in_hand(state, action.cards)
     state = _take_from_hand(state, action.cards)
@@ -307,10 +307,14 @@ def _refresh(state: GameState) -> GameState:
     refusal = _refresh_refusal(state)
     if refusal is not None:
         raise errors.RefreshLimit(refusal)
-    hand = state.secrets.hand if state.secrets is not None else ()
-    state = _discard(replace(state, hand_size=0), hand)
+    # The public state knows only how many cards the hand held, so it counts
+    # them into the discard pile by number; the secret state moves the cards.
+    state = replace(state, hand_size=0, discard_size=state.discard_size + state.hand_size)
     if state.secrets is not None:
-        state = replace(state, secrets=replace(state.secrets, hand=()))
+        secrets = state.secrets
+        state = replace(
+            state, secrets=replace(secrets, hand=(), discard=secrets.discard + secrets.hand)
+        )
     state = replace(
         state,
         refreshes_this_round=state.refreshes_this_round + 1,
@@ -340,6 +344,10 @@ def _seance(state: GameState, action: Seance) -> GameState:
                     f"{'correct' if truth else 'wrong'}"
                 )
         if verdict.correct:
+            if marker not in state.tableau.all_cards:
+                raise errors.BadVerdict(
+                    f"{marker} cannot be found twice: it has already left the tableau"
+                )
             state = _discard(state, investigator.dreams)
             state = _with_investigator(
                 state, verdict.seat, found=(*investigator.found, marker), dreams=()
@@ -370,7 +378,9 @@ def _end_round(state: GameState, *, solved: bool) -> GameState:
     investigators = tuple(
         replace(inv, marker=None, locked=False, served=False) for inv in state.investigators
     )
-    state = replace(state, investigators=investigators, refreshes_this_round=0)
+    # Drawing up here as well as after each give matters only when the hand ran dry
+    # with both piles empty: a séance may have refilled the discard pile since.
+    state = _draw_up(replace(state, investigators=investigators, refreshes_this_round=0))
     if state.day == LAST_DAY:
         stage, phase = follow(state.stage, state.phase, Trigger.CALENDAR_OUT)
         return replace(state, stage=stage, phase=phase, outcome=Outcome.LOST)
@@ -419,6 +429,11 @@ def _category_message(name: str, seeking: Category, category: Category) -> str:
     if CATEGORY_ORDER.index(category) > CATEGORY_ORDER.index(seeking):
         return f"{name} must find {_a(seeking)} before {_a(category)}"
     return f"{name} has already found {_a(category)}; now {name} seeks {_a(seeking)}"
+
+
+def _count(number: int, noun: str) -> str:
+    plural = noun + ("es" if noun.endswith("sh") else "s")
+    return f"{number} {noun if number == 1 else plural}"
 
 
 def _a(category: Category) -> str:
@@ -529,7 +544,7 @@ def _refresh_refusal(state: GameState) -> str | None:
     if rules.refreshes_per_game == 0 or rules.refreshes_per_round == 0:
         return f"{level} allows no refreshes"
     if state.refreshes_this_round >= rules.refreshes_per_round:
-        return f"{level} allows at most {rules.refreshes_per_round} refresh per round"
+        return f"{level} allows at most {_count(rules.refreshes_per_round, 'refresh')} per round"
     if rules.refreshes_per_game is not None and state.refreshes_used >= rules.refreshes_per_game:
-        return f"{level} allows at most {rules.refreshes_per_game} refreshes per game"
+        return f"{level} allows at most {_count(rules.refreshes_per_game, 'refresh')} per game"
     return None

@@ -1,0 +1,211 @@
+"""Canonical JSON: one spelling for every value, and a refusal for everything else."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from domicile_p2p.canonical import (
+    MAX_SAFE_INTEGER,
+    CanonicalError,
+    decode,
+    encode,
+    is_canonical,
+)
+
+# --------------------------------------------------------------------------- encode
+
+
+def test_keys_are_sorted_by_code_point_at_every_level() -> None:
+    value = {"b": 1, "a": {"z": [], "B": None, "aa": True, "a": False}, "_": 0}
+    assert encode(value) == b'{"_":0,"a":{"B":null,"a":false,"aa":true,"z":[]},"b":1}'
+
+
+def test_there_is_no_whitespace() -> None:
+    assert encode([1, [2, {"k": "v w"}], -3]) == b'[1,[2,{"k":"v w"}],-3]'
+    assert encode({}) == b"{}" and encode([]) == b"[]"
+
+
+def test_scalars() -> None:
+    assert encode(None) == b"null"
+    assert encode(True) == b"true" and encode(False) == b"false"
+    assert encode(0) == b"0" and encode(-17) == b"-17"
+    assert encode("") == b'""'
+    assert encode(("tuple", 1)) == b'["tuple",1]'
+
+
+@pytest.mark.parametrize(
+    ("text", "spelled"),
+    [
+        ('say "hi"', b'"say \\"hi\\""'),
+        ("back\\slash", b'"back\\\\slash"'),
+        ("\b\f\n\r\t", b'"\\b\\f\\n\\r\\t"'),
+        ("\x00\x01\x1f", b'"\\u0000\\u0001\\u001f"'),
+        ("\x7f", b'"\x7f"'),
+        ("/", b'"/"'),
+        ("é€", '"é€"'.encode()),
+        ("\u2028", '"\u2028"'.encode()),
+        ("\U0001f47b", '"\U0001f47b"'.encode()),
+        ("\x1a", b'"\\u001a"'),
+    ],
+)
+def test_strings_escape_only_quote_backslash_and_controls(text: str, spelled: bytes) -> None:
+    assert encode(text) == spelled
+    assert decode(spelled) == text
+
+
+def test_integers_stay_in_the_safe_range() -> None:
+    assert encode(MAX_SAFE_INTEGER) == b"9007199254740991"
+    assert encode(-MAX_SAFE_INTEGER) == b"-9007199254740991"
+    for value in (MAX_SAFE_INTEGER + 1, -MAX_SAFE_INTEGER - 1, 10**30):
+        with pytest.raises(CanonicalError, match="outside the safe range"):
+            encode(value)
+
+
+@pytest.mark.parametrize("value", [1.0, 0.5, math.nan, math.inf, -math.inf])
+def test_floats_are_refused(value: float) -> None:
+    with pytest.raises(CanonicalError, match="float has no canonical JSON encoding"):
+        encode(value)
+
+
+def test_a_refusal_says_where() -> None:
+    with pytest.raises(CanonicalError, match=r"^\$\.outer\[1\]\.x: float"):
+        encode({"outer": [0, {"x": 2.5}]})
+
+
+@pytest.mark.parametrize("key", ["é", "\u2028", 1, None, ("a",)])
+def test_keys_are_ascii_strings(key: object) -> None:
+    with pytest.raises(CanonicalError, match="is not an ASCII string"):
+        encode({key: 1})
+
+
+@pytest.mark.parametrize("value", [b"bytes", {1, 2}, object(), 1j])
+def test_other_types_are_refused(value: object) -> None:
+    with pytest.raises(CanonicalError, match=f"{type(value).__name__} has no canonical"):
+        encode({"k": [value]})
+
+
+@pytest.mark.parametrize("text", ["\ud800", "a\udfffb", "\udc00\ud800"])
+def test_lone_surrogates_are_refused(text: str) -> None:
+    with pytest.raises(CanonicalError, match="string is not valid Unicode"):
+        encode(text)
+    with pytest.raises(CanonicalError, match="not valid Unicode"):
+        encode({"k": text})
+
+
+# --------------------------------------------------------------------------- decode
+
+
+def test_decode_reads_what_encode_wrote() -> None:
+    assert decode(b'{"a":[1,"x",null,true],"b":{}}') == {"a": [1, "x", None, True], "b": {}}
+
+
+def test_duplicate_keys_are_refused() -> None:
+    with pytest.raises(CanonicalError, match="duplicate object key 'a'"):
+        decode(b'{"a":1,"b":{"a":1},"a":2}')
+
+
+@pytest.mark.parametrize(
+    "data", [b"1.0", b"[1e3]", b'{"x":-0.5}', b"NaN", b"[Infinity]", b"-Infinity"]
+)
+def test_floats_and_constants_are_refused(data: bytes) -> None:
+    with pytest.raises(CanonicalError, match="is not allowed"):
+        decode(data)
+
+
+@pytest.mark.parametrize("data", [b"9007199254740992", b"[-9007199254740992]"])
+def test_unsafe_integers_are_refused(data: bytes) -> None:
+    with pytest.raises(CanonicalError, match="outside the safe range"):
+        decode(data)
+
+
+def test_lone_surrogates_are_refused_on_decode() -> None:
+    with pytest.raises(CanonicalError, match="not valid Unicode"):
+        decode(b'["\\ud800"]')
+
+
+def test_non_ascii_keys_are_refused_on_decode() -> None:
+    with pytest.raises(CanonicalError, match="is not an ASCII string"):
+        decode('{"é":1}'.encode())
+
+
+@pytest.mark.parametrize(
+    ("data", "words"),
+    [
+        (b"\xff\xfe", "not UTF-8"),
+        (b'"\xc3"', "not UTF-8"),
+        (b"{", "not JSON"),
+        (b"[1,]", "not JSON"),
+        (b"", "not JSON"),
+        (b"[1] [2]", "not JSON"),
+        (b"[" * 100_000 + b"]" * 100_000, "nesting too deep"),
+    ],
+)
+def test_garbage_is_a_typed_error(data: bytes, words: str) -> None:
+    with pytest.raises(CanonicalError, match=words):
+        decode(data)
+    assert not is_canonical(data)
+
+
+# --------------------------------------------------------------------------- is_canonical
+
+
+@pytest.mark.parametrize(
+    "data",
+    [b'{"a":1,"b":[true,null]}', b'"\\u001f"', '"é"'.encode(), b"-5", b"[]"],
+)
+def test_canonical_bytes(data: bytes) -> None:
+    assert is_canonical(data)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b'{"a": 1}',  # whitespace
+        b' {"a":1}',
+        b'{"b":1,"a":2}',  # unsorted keys
+        b'"\\u0041"',  # an escape where none is needed
+        b'"\\u00e9"',
+        b'"\\u001F"',  # upper-case hex
+        b'"\\/"',
+        b"-0",  # another spelling of 0
+        b"1.0",
+        b'{"a":1,"a":1}',
+    ],
+)
+def test_other_spellings_are_not_canonical(data: bytes) -> None:
+    assert not is_canonical(data)
+
+
+# --------------------------------------------------------------------------- round trip
+
+ascii_keys = st.text(st.characters(min_codepoint=0, max_codepoint=127), max_size=8)
+texts = st.text(st.characters(blacklist_categories=["Cs"]), max_size=20)
+safe_integers = st.integers(-MAX_SAFE_INTEGER, MAX_SAFE_INTEGER)
+values = st.recursive(
+    st.none() | st.booleans() | safe_integers | texts,
+    lambda children: (
+        st.lists(children, max_size=5) | st.dictionaries(ascii_keys, children, max_size=5)
+    ),
+    max_leaves=25,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(value=values)
+def test_every_value_round_trips_to_the_same_bytes(value: object) -> None:
+    data = encode(value)
+    assert decode(data) == value
+    assert is_canonical(data)
+    assert encode(decode(data)) == data
+    assert b"\n" not in data  # controls are always escaped
+
+
+@settings(max_examples=100, deadline=None)
+@given(value=st.dictionaries(ascii_keys, safe_integers, min_size=2, max_size=8))
+def test_insertion_order_does_not_matter(value: dict[str, int]) -> None:
+    backwards = dict(reversed(list(value.items())))
+    assert encode(backwards) == encode(value)

@@ -1,0 +1,184 @@
+"""The phase table (``MOVES``, ``TRANSITIONS``) and ``legal_actions``."""
+
+from __future__ import annotations
+
+from collections import deque
+from functools import cache
+from itertools import pairwise
+
+from rules_support import Replay, give_one, manual_game, scripted_games
+
+from domicile_p2p.rules import (
+    MOVES,
+    TRANSITIONS,
+    Chat,
+    CulpritSeance,
+    Give,
+    GroupGive,
+    Lock,
+    Outcome,
+    Phase,
+    Place,
+    Refresh,
+    Seance,
+    Stage,
+    Trigger,
+    Unlock,
+    apply,
+    legal_actions,
+)
+
+Position = tuple[Stage, Phase]
+ALL_ACTION_TYPES = {Give, GroupGive, Refresh, Place, Lock, Unlock, Chat, Seance, CulpritSeance}
+
+
+@cache
+def _games() -> list[list[Replay]]:
+    return scripted_games()
+
+
+def _position(replay: Replay) -> Position:
+    return (replay.secret.stage, replay.secret.phase)
+
+
+def _one_state_per_position() -> dict[Position, list[Replay]]:
+    found: dict[Position, list[Replay]] = {}
+    for game in _games():
+        for replay in game:
+            found.setdefault(_position(replay), []).append(replay)
+    return found
+
+
+# --------------------------------------------------------------------------- the table as data
+
+
+def test_every_position_is_reachable_from_the_first_morning() -> None:
+    start: Position = (Stage.PLOT, Phase.DREAMS)
+    reached = {start}
+    queue = deque([start])
+    while queue:
+        stage, phase = queue.popleft()
+        for (from_stage, from_phase, _), target in TRANSITIONS.items():
+            if (from_stage, from_phase) == (stage, phase) and target not in reached:
+                reached.add(target)
+                queue.append(target)
+    assert reached == set(MOVES) == {(stage, phase) for stage in Stage for phase in Phase}
+
+
+def test_every_trigger_is_used() -> None:
+    assert {trigger for (_, _, trigger) in TRANSITIONS} == set(Trigger)
+
+
+def test_only_the_end_has_no_way_out() -> None:
+    sources = {(stage, phase) for (stage, phase, _) in TRANSITIONS}
+    for position, moves in MOVES.items():
+        ended = position[1] is Phase.ENDED
+        assert (position not in sources) == ended
+        if ended:
+            assert moves == {Chat}
+
+
+def test_chat_is_always_possible_and_every_action_has_a_place() -> None:
+    assert all(Chat in moves for moves in MOVES.values())
+    assert set().union(*MOVES.values()) == ALL_ACTION_TYPES
+
+
+def _trigger(before: Replay, after: Replay) -> Trigger:
+    """The trigger that took ``before`` to ``after``: the one entry of the table that
+    joins the two positions, or, at the end of Stage Two, the one the outcome names."""
+    candidates = [
+        trigger
+        for (stage, phase, trigger), target in TRANSITIONS.items()
+        if (stage, phase) == _position(before) and target == _position(after)
+    ]
+    if len(candidates) > 1:
+        assert set(candidates) == {Trigger.CULPRIT_NAMED, Trigger.CALENDAR_OUT}
+        won = after.secret.outcome is Outcome.WON
+        return Trigger.CULPRIT_NAMED if won else Trigger.CALENDAR_OUT
+    (trigger,) = candidates
+    return trigger
+
+
+def test_play_takes_every_transition() -> None:
+    taken: set[tuple[Stage, Phase, Trigger]] = set()
+    for game in _games():
+        for before, after in pairwise(game):
+            if _position(before) != _position(after):
+                taken.add((*_position(before), _trigger(before, after)))
+            elif after.secret.day != before.secret.day:
+                raise AssertionError("a new day always starts a new phase")
+    assert taken == set(TRANSITIONS)
+
+
+def test_scripted_games_end_as_planned() -> None:
+    outcomes = [(game[-1].secret.stage, game[-1].secret.outcome) for game in _games()]
+    assert [(stage, str(outcome)) for stage, outcome in outcomes] == [
+        (Stage.CULPRIT, "won"),
+        (Stage.PLOT, "lost"),
+        (Stage.CULPRIT, "lost"),
+    ]
+
+
+# --------------------------------------------------------------------------- legal_actions
+
+
+def _every_state() -> list[Replay]:
+    return [replay for game in _games() for replay in game]
+
+
+def test_legal_actions_are_allowed_by_the_phase_table() -> None:
+    for replay in _every_state():
+        allowed = MOVES[_position(replay)]
+        assert {type(action) for action in legal_actions(replay.secret)} <= allowed
+
+
+def test_every_legal_action_applies_cleanly() -> None:
+    for replay in _every_state():
+        for action in legal_actions(replay.secret):
+            replay.apply(action)  # on the full state and on the public replay alike
+
+
+def test_every_position_offers_what_its_phase_table_says() -> None:
+    offered: dict[Position, set[type]] = {}
+    for replay in _every_state():
+        offered.setdefault(_position(replay), set()).update(
+            type(action) for action in legal_actions(replay.secret)
+        )
+    for position, moves in MOVES.items():
+        # Chat is never listed; a refresh only while the difficulty allows one.
+        assert offered.get(position, set()) == moves - {Chat}, position
+
+
+def test_legal_actions_of_a_public_state_are_the_investigators_only() -> None:
+    replay = give_one(manual_game(2), 2)
+    assert legal_actions(replay.public) == [
+        *(Place(2, f"char-{n:02d}") for n in range(1, 7)),
+    ]
+    replay = replay.run([Place(2, "char-03"), Lock(2)])
+    assert legal_actions(replay.public) == [Unlock(2)]
+    secret_moves = legal_actions(replay.secret)
+    assert Refresh() in secret_moves and Unlock(2) in secret_moves
+    assert {type(action) for action in secret_moves} == {Refresh, Give, Unlock}
+    # Gives: every non-empty subset of the hand, to the one investigator still waiting.
+    assert sum(isinstance(action, Give) and action.to == 1 for action in secret_moves) == 127
+
+
+def test_nothing_is_legal_after_the_end() -> None:
+    for game in _games():
+        assert legal_actions(game[-1].secret) == []
+        assert legal_actions(game[-1].public) == []
+
+
+def test_the_seance_offered_is_the_true_one() -> None:
+    for replay in _every_state():
+        for action in legal_actions(replay.secret):
+            if isinstance(action, Seance | CulpritSeance):
+                assert [action] == legal_actions(replay.secret)
+                apply(replay.secret, action)  # a FalseVerdict would raise
+
+
+def test_an_empty_hand_offers_the_empty_give() -> None:
+    replay = manual_game(2, dream_cards=tuple(f"dream-{n:02d}" for n in range(1, 8)))
+    replay = replay.apply(Give(1, replay.secrets.hand))
+    gives = [action for action in legal_actions(replay.secret) if isinstance(action, Give)]
+    assert gives == [Give(2, ())]
