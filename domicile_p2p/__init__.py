@@ -6,6 +6,7 @@ The package is layered from the inside out (DESIGN.md section 1):
 - ``fairness``  deterministic derivation of every random value from seeds
 - ``packs``     card packs: loading, validation, content hash
 - ``bots``      policies that play any seat from what that seat may see
+- ``sim``       bot-only games in bulk: win rates per difficulty
 - ``cli``       the ``domicile`` command
 """
 

@@ -2,6 +2,12 @@
 
 A policy is a pure decision function over a :class:`~domicile_p2p.rules.View`;
 its randomness comes from a seed it is built with, never from the clock.
+
+``make_policy(seat, pack, seed)`` gives the Ghost bot for seat 0 and an
+investigator bot for any other seat.  Both read the table with one shared
+model (``reading.py``): an investigator scores each card by the motifs it
+shares with the dreams it holds, and the Ghost picks the dreams that make
+the right card score best by the widest margin.
 """
 
 from __future__ import annotations
@@ -14,3 +20,12 @@ from domicile_p2p.rules import Action, View
 class Policy(Protocol):
     def act(self, view: View) -> Action | None:
         """The seat's next action, or ``None`` when it has nothing to do now."""
+
+
+# The policies need the Protocol above to exist first; they import nothing from here.
+from domicile_p2p.bots.errors import BotMisuse  # noqa: E402
+from domicile_p2p.bots.factory import make_policy  # noqa: E402
+from domicile_p2p.bots.ghost import GhostBot  # noqa: E402
+from domicile_p2p.bots.investigator import InvestigatorBot  # noqa: E402
+
+__all__ = ["BotMisuse", "GhostBot", "InvestigatorBot", "Policy", "make_policy"]

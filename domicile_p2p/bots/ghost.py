@@ -1,0 +1,255 @@
+"""The Ghost bot: chooses dream cards that point at the answer and away from the rest.
+
+It reads the table with the investigators' own model (``reading.py``): a
+give is as good as the *margin* it leaves, the investigator's score of the
+right card minus the best score of any other card they have not yet ruled
+out, counting the dreams they already hold.  One card is given when one
+card is clear; more when a single card is ambiguous (each extra card costs
+a little, so it is added only for a real gain).
+
+The Ghost serves the investigator it can help most first (the hand is
+drawn back up after each give, so the others get fresh cards).  It
+refreshes its hand, when the difficulty allows (``state.config.rules``
+and the refresh counters), once no investigator left to serve can be given
+a clear pointer; when only the game's last refresh is left, it keeps it
+for a hand whose best give would point at a wrong card.
+
+In Stage Two it gives the group the three dreams that make the culprit's
+group stand out most under the same model, preferring, among equals, the
+three that split best into one for the culprit's Character, one for its
+Location and one for its Item, each pointing away from the other groups'.
+
+Séance verdicts are always the truth, read from its own columns.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations, permutations
+from operator import add
+from typing import Final
+
+from domicile_p2p.bots.errors import BotMisuse
+from domicile_p2p.bots.memory import SeanceMemory
+from domicile_p2p.bots.motifs import MotifIndex, motif_index
+from domicile_p2p.bots.reading import card_scores, group_scores
+from domicile_p2p.packs import Pack
+from domicile_p2p.rules import (
+    CATEGORY_ORDER,
+    GHOST,
+    GROUP_GIVE_SIZE,
+    Action,
+    CulpritSeance,
+    GameState,
+    GhostKnowledge,
+    Give,
+    GroupGive,
+    Phase,
+    Refresh,
+    Seance,
+    Stage,
+    Verdict,
+    View,
+)
+
+MAX_GIVE: Final = 3
+"""The most dream cards the bot gives one investigator at once."""
+
+EXTRA_CARD_COST: Final = 0.75
+"""Margin an extra card must add to be worth giving (more cards blur the picture)."""
+
+REFRESH_BELOW: Final = 1
+"""With refreshes to spare, a hand whose best give leaves a margin below this
+(a tie or worse) is worth refreshing."""
+
+SCARCE_REFRESH_BELOW: Final = 0
+"""With the game's last refreshes, only a hand whose best give points the wrong way is."""
+
+SCARCE_REFRESHES: Final = 1
+"""A game with at most this many refreshes left counts them as scarce."""
+
+
+_PartialGive = tuple[tuple[str, ...], int, list[int], int]
+"""Cards so far, the target's score, each rival's score, the hand position of the last card."""
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """A candidate give and how well it points."""
+
+    cards: tuple[str, ...]
+    margin: float
+    value: float
+
+
+class GhostBot:
+    """A policy for the Ghost's seat."""
+
+    def __init__(
+        self,
+        pack: Pack,
+        seed: int,
+        *,
+        max_give: int = MAX_GIVE,
+        extra_card_cost: float = EXTRA_CARD_COST,
+        refresh_below: float = REFRESH_BELOW,
+        scarce_refresh_below: float = SCARCE_REFRESH_BELOW,
+    ) -> None:
+        self.seed = seed
+        self.max_give = max_give
+        self.extra_card_cost = extra_card_cost
+        self.refresh_below = refresh_below
+        self.scarce_refresh_below = scarce_refresh_below
+        self._index: MotifIndex = motif_index(pack)
+        self._memory = SeanceMemory()
+
+    def act(self, view: View) -> Action | None:
+        if view.seat != GHOST:
+            raise BotMisuse(f"the Ghost bot was shown the view of seat {view.seat}")
+        if view.ghost is None:
+            raise BotMisuse("the Ghost bot needs the Ghost's view (columns, culprit and hand)")
+        state, ghost = view.state, view.ghost
+        self._memory.observe(state)
+        match (state.stage, state.phase):
+            case (Stage.PLOT, Phase.DREAMS):
+                return self._serve(state, ghost)
+            case (Stage.PLOT, Phase.SEANCE):
+                return self._seance(state, ghost)
+            case (Stage.CULPRIT, Phase.DREAMS):
+                return self._group_give(state, ghost)
+            case (Stage.CULPRIT, Phase.SEANCE):
+                culprit = ghost.column(ghost.culprit).character
+                return CulpritSeance(state.investigators[0].marker == culprit)
+        return None
+
+    def _refresh_threshold(self, state: GameState) -> float:
+        """Refreshes that come back every round are spent freely; a game's last ones are kept."""
+        budget = state.config.rules.refreshes_per_game
+        if budget is not None and budget - state.refreshes_used <= SCARCE_REFRESHES:
+            return self.scarce_refresh_below
+        return self.refresh_below
+
+    def _rng(self, state: GameState, purpose: str) -> random.Random:
+        return random.Random(f"{self.seed}/ghost/{state.day}/{purpose}/{state.hand_size}")
+
+    # --- Stage One -----------------------------------------------------------------
+
+    def _serve(self, state: GameState, ghost: GhostKnowledge) -> Action | None:
+        waiting = [s for s in state.active_seats if not state.investigator(s).served]
+        if not waiting:
+            return None
+        if not ghost.hand:
+            return Give(waiting[0], ())  # the deck and discard are spent: an empty give
+        hand = list(ghost.hand)
+        self._rng(state, f"serve/{len(waiting)}").shuffle(hand)  # ties go to no card in particular
+        plans = {seat: self._plan(state, ghost, seat, hand) for seat in waiting}
+        seat = max(waiting, key=lambda s: plans[s].value)
+        if plans[seat].margin < self._refresh_threshold(state) and _may_refresh(state):
+            return Refresh()
+        return Give(seat, _in_hand_order(plans[seat].cards, ghost.hand))
+
+    def _plan(self, state: GameState, ghost: GhostKnowledge, seat: int, hand: list[str]) -> Plan:
+        investigator = state.investigator(seat)
+        seeking = investigator.seeking
+        assert seeking is not None  # only active investigators are served
+        target = ghost.column(seat).card(seeking)
+        ruled_out = self._memory.ruled_out(seat, seeking)
+        others = [c for c in state.tableau.cards(seeking) if c != target and c not in ruled_out]
+        index = self._index
+        if not others:  # nothing left to confuse it with: one card will do
+            card = max(hand, key=lambda h: index.overlap(h, target))
+            return Plan((card,), float("inf"), float("inf"))
+        held = investigator.dreams
+        masks = [index.mask(h) for h in hand]
+        target_mask = index.mask(target)
+        other_masks = [index.mask(o) for o in others]
+        to_target = [(mask & target_mask).bit_count() for mask in masks]
+        to_others = [[(mask & other).bit_count() for other in other_masks] for mask in masks]
+        # Grow the gives one card at a time (in hand order, so each set is seen once),
+        # carrying the target's score and every rival's score along.
+        start = index.overlap_with(held, target), card_scores(index, held, others)
+        layer: list[_PartialGive] = [((), *start, -1)]
+        best = Plan((), float("-inf"), float("-inf"))
+        for size in range(1, min(self.max_give, len(hand)) + 1):
+            grown: list[_PartialGive] = []
+            for cards, target_score, rival_scores, last in layer:
+                for position in range(last + 1, len(hand)):
+                    give = (*cards, hand[position])
+                    score = target_score + to_target[position]
+                    rivals = list(map(add, rival_scores, to_others[position]))
+                    margin = score - max(rivals)
+                    value = margin - self.extra_card_cost * (size - 1)
+                    if value > best.value:
+                        best = Plan(give, margin, value)
+                    grown.append((give, score, rivals, position))
+            layer = grown
+        return best
+
+    def _seance(self, state: GameState, ghost: GhostKnowledge) -> Seance:
+        verdicts = []
+        for seat in state.active_seats:
+            investigator = state.investigator(seat)
+            seeking = investigator.seeking
+            assert seeking is not None
+            verdicts.append(Verdict(seat, ghost.column(seat).card(seeking) == investigator.marker))
+        return Seance(tuple(verdicts))
+
+    # --- Stage Two -----------------------------------------------------------------
+
+    def _group_give(self, state: GameState, ghost: GhostKnowledge) -> Action:
+        """Three dreams for the group: the culprit's group must stand out (see the module)."""
+        size = min(GROUP_GIVE_SIZE, len(ghost.hand))
+        hand = list(ghost.hand)
+        self._rng(state, "group").shuffle(hand)
+        culprit = ghost.column(ghost.culprit)
+        culprit_group = tuple(culprit.card(category) for category in CATEGORY_ORDER)
+        accused = self._memory.accused_wrongly
+        rivals = [
+            group
+            for group in state.grouped_tableau
+            if group != culprit_group and group[0] not in accused
+        ]
+        best_cards: tuple[str, ...] = ()
+        best_key = (float("-inf"), float("-inf"))
+        for cards in combinations(hand, size):
+            dreams = (*state.group_dreams, *cards)
+            scores = group_scores(self._index, dreams, [culprit_group, *rivals])
+            margin = scores[0] - max(scores[1:], default=0)
+            key = (float(margin), float(self._pointing(cards, culprit_group, rivals)))
+            if key > best_key:
+                best_key, best_cards = key, cards
+        if best_key[0] < self._refresh_threshold(state) and rivals and _may_refresh(state):
+            return Refresh()
+        return GroupGive(_in_hand_order(best_cards, ghost.hand))
+
+    def _pointing(
+        self, cards: Sequence[str], culprit: Sequence[str], rivals: Sequence[Sequence[str]]
+    ) -> int:
+        """How well the cards, one per slot, point at the culprit's cards and away from rivals'."""
+        index = self._index
+        best = -(10**9)
+        for order in permutations(cards):
+            total = 0
+            for slot, dream in enumerate(order):
+                rival = max((index.overlap(dream, group[slot]) for group in rivals), default=0)
+                total += index.overlap(dream, culprit[slot]) - rival
+            best = max(best, total)
+        return best
+
+
+def _in_hand_order(cards: Sequence[str], hand: Sequence[str]) -> tuple[str, ...]:
+    """The cards in the order the hand holds them, so one give has one spelling."""
+    chosen = set(cards)
+    return tuple(card for card in hand if card in chosen)
+
+
+def _may_refresh(state: GameState) -> bool:
+    """Whether the difficulty allows a refresh now, and a refresh would draw anything new."""
+    rules = state.config.rules
+    if rules.refreshes_per_round <= state.refreshes_this_round:
+        return False
+    if rules.refreshes_per_game is not None and rules.refreshes_per_game <= state.refreshes_used:
+        return False
+    return state.deck_size + state.discard_size > 0

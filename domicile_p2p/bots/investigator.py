@@ -1,0 +1,124 @@
+"""The investigator bot: reads its dreams, points at the card they show, locks.
+
+Stage One: it scores each tableau card of the category it seeks by the
+motifs the card shares with all the dreams it holds (wrong guesses keep
+their dreams, so the evidence accumulates), leaves out the cards a séance
+has already called wrong for it, places its marker and locks.
+
+Stage Two: the group must agree, so the lowest seat chooses the Character
+whose group best fits the group's dreams (never one already wrongly
+accused) and everyone else moves their marker to wherever the lowest
+seat's marker stands, unlocking first if need be.
+
+It sees only its seat's view (the public state) and the pack.  Its choices
+carry a little seeded noise (a softmax over its scores), so self-play games
+are not all alike; the noise of a decision is drawn from a generator
+seeded by the seat, the day and the category, so the decision is stable
+however often the bot is asked, and identical for identical public states.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Final
+
+from domicile_p2p.bots.errors import BotMisuse
+from domicile_p2p.bots.memory import SeanceMemory
+from domicile_p2p.bots.motifs import MotifIndex, motif_index
+from domicile_p2p.bots.reading import card_scores, group_scores, softmax_choice
+from domicile_p2p.packs import Pack
+from domicile_p2p.rules import (
+    GHOST,
+    Action,
+    GameState,
+    Investigator,
+    Lock,
+    Phase,
+    Place,
+    Stage,
+    Unlock,
+    View,
+)
+
+DEFAULT_TEMPERATURE: Final = 0.45
+"""The softmax temperature of every choice: a card one shared motif behind the best is
+picked exp(-1 / 0.45), about a ninth, as often.  Tuned with ``domicile simulate`` so that
+the difficulty levels stay well apart (the table in the README)."""
+
+
+class InvestigatorBot:
+    """A policy for one investigator seat."""
+
+    def __init__(
+        self, seat: int, pack: Pack, seed: int, temperature: float = DEFAULT_TEMPERATURE
+    ) -> None:
+        if seat == GHOST:
+            raise BotMisuse("an investigator bot cannot sit in the Ghost's seat")
+        self.seat = seat
+        self.seed = seed
+        self.temperature = temperature
+        self._index: MotifIndex = motif_index(pack)
+        self._memory = SeanceMemory()
+
+    def act(self, view: View) -> Action | None:
+        if view.seat != self.seat:
+            raise BotMisuse(f"the bot of seat {self.seat} was shown the view of seat {view.seat}")
+        state = view.state
+        self._memory.observe(state)
+        if state.phase is Phase.ENDED:
+            return None
+        if state.stage is Stage.PLOT:
+            return self._plot(state)
+        return self._culprit(state)
+
+    # --- Stage One -----------------------------------------------------------------
+
+    def _plot(self, state: GameState) -> Action | None:
+        me = state.investigator(self.seat)
+        if state.phase is Phase.SEANCE or me.done or not me.served or me.locked:
+            return None
+        choice = self._choose_card(state, me)
+        if me.marker != choice:
+            return Place(self.seat, choice)
+        self._memory.note(self.seat, state, choice)
+        return Lock(self.seat)
+
+    def _choose_card(self, state: GameState, me: Investigator) -> str:
+        seeking = me.seeking
+        assert seeking is not None  # an active investigator seeks a card
+        on_table = state.tableau.cards(seeking)
+        ruled_out = self._memory.ruled_out(self.seat, seeking)
+        candidates = [card for card in on_table if card not in ruled_out] or list(on_table)
+        scores = card_scores(self._index, me.dreams, candidates)
+        rng = random.Random(f"{self.seed}/{self.seat}/{state.day}/{seeking.value}")
+        return softmax_choice(rng, candidates, scores, self.temperature)
+
+    # --- Stage Two -----------------------------------------------------------------
+
+    def _culprit(self, state: GameState) -> Action | None:
+        """The group converges on one Character: the lowest seat decides, the others follow."""
+        if state.phase is not Phase.INVESTIGATION:
+            return None
+        me = state.investigator(self.seat)
+        leader = min(state.config.seats)
+        if self.seat == leader:
+            target = self._choose_culprit(state)
+        else:
+            accusation = state.investigator(leader).marker
+            if accusation is None:
+                return None  # wait for the leader's accusation
+            target = accusation
+        if me.marker != target:
+            return Unlock(self.seat) if me.locked else Place(self.seat, target)
+        if me.locked:
+            return None
+        self._memory.note(self.seat, state, target)
+        return Lock(self.seat)
+
+    def _choose_culprit(self, state: GameState) -> str:
+        groups = list(state.grouped_tableau)
+        accused = self._memory.accused_wrongly
+        open_groups = [group for group in groups if group[0] not in accused] or groups
+        scores = group_scores(self._index, state.group_dreams, open_groups)
+        rng = random.Random(f"{self.seed}/{self.seat}/{state.day}/culprit")
+        return softmax_choice(rng, [group[0] for group in open_groups], scores, self.temperature)

@@ -1,0 +1,143 @@
+"""One self-play game: deal it from a seed, let a bot play every seat, report the result.
+
+Keys (so any game of a simulation can be replayed by hand)::
+
+    joint seed  J = SHA-256("domicile-p2p/sim/<seed>/joint")
+    ghost key   K = SHA-256("domicile-p2p/sim/<seed>/ghost")
+    bot seed of seat s = first 8 bytes, big-endian, of SHA-256("domicile-p2p/sim/<seed>/bot/<s>")
+
+The tableau and the secrets are then dealt by ``domicile_p2p.fairness.deal``
+exactly as at a real table; only the way ``J`` and ``K`` come about differs
+(no commitments: nobody here needs convincing).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from domicile_p2p.bots import Policy, make_policy
+from domicile_p2p.fairness.deal import deal_secrets, deal_tableau
+from domicile_p2p.packs import Pack
+from domicile_p2p.rules import (
+    GHOST,
+    Category,
+    Difficulty,
+    GameState,
+    Outcome,
+    Stage,
+    TableConfig,
+    apply,
+    new_game,
+    view,
+)
+
+STAGE_TWO_FAILURE: Final = "stage two: wrong culprit"
+STAGE_ONE_TOO_LATE: Final = "stage one: solved only on day 7"
+
+PolicyFactory = Callable[[int, Pack, int], Policy]
+
+
+class Deadlock(RuntimeError):
+    """No seat can act although the game is not over: a bug in the bots or the engine."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """How one self-play game went."""
+
+    seed: int
+    outcome: Outcome
+    rounds: int
+    """Days used: the day of the last séance."""
+    reached_stage_two: bool
+    failure: str | None
+    """For a loss, where the game was lost; ``None`` for a win."""
+
+    @property
+    def won(self) -> bool:
+        return self.outcome is Outcome.WON
+
+
+def _digest(seed: int, *parts: object) -> bytes:
+    text = "/".join(["domicile-p2p/sim", str(seed), *(str(part) for part in parts)])
+    return hashlib.sha256(text.encode("ascii")).digest()
+
+
+def bot_seed(seed: int, seat: int) -> int:
+    """The seed of the bot in ``seat`` for the game of ``seed``."""
+    return int.from_bytes(_digest(seed, "bot", seat)[:8], "big")
+
+
+def deal(pack: Pack, investigators: int, difficulty: Difficulty, seed: int) -> GameState:
+    """The full state (with the Ghost's secrets) of day 1 of the game of ``seed``."""
+    config = TableConfig(
+        difficulty=difficulty,
+        investigator_names=tuple(f"Investigator {seat}" for seat in range(1, investigators + 1)),
+        dream_cards=tuple(dream.id for dream in pack.dreams),
+    )
+    size = config.rules.tableau_size(investigators)
+    pack.check_table(investigators, size)
+    cards = {category: [card.id for card in pack.category(category.value)] for category in Category}
+    tableau = deal_tableau(_digest(seed, "joint"), cards, size)
+    secret = deal_secrets(_digest(seed, "ghost"), config, tableau)
+    return new_game(config, tableau, secret)
+
+
+def play(state: GameState, policies: Sequence[Policy]) -> GameState:
+    """Let ``policies[seat]`` play ``seat`` until the game ends; the final state.
+
+    Each pass asks the Ghost, then every investigator in seat order, for an
+    action on their own view and applies it at once.  A pass in which nobody
+    acts means the game can never end: :class:`Deadlock`.
+    """
+    seats = range(len(policies))
+    while state.outcome is None:
+        acted = False
+        for seat in seats:
+            action = policies[seat].act(view(state, seat))
+            if action is not None:
+                state = apply(state, action)
+                acted = True
+                if state.outcome is not None:
+                    break
+        if not acted:
+            raise Deadlock(
+                f"no seat can act on day {state.day} ({state.stage.name}, {state.phase.value})"
+            )
+    return state
+
+
+def run_game(
+    pack: Pack,
+    investigators: int,
+    difficulty: Difficulty,
+    seed: int,
+    policy: PolicyFactory = make_policy,
+) -> GameResult:
+    """Deal the game of ``seed`` and let bots play every seat."""
+    state = deal(pack, investigators, difficulty, seed)
+    policies = [policy(seat, pack, bot_seed(seed, seat)) for seat in (GHOST, *state.config.seats)]
+    final = play(state, policies)
+    assert final.outcome is not None
+    return GameResult(
+        seed=seed,
+        outcome=final.outcome,
+        rounds=final.day,
+        reached_stage_two=final.stage is Stage.CULPRIT,
+        failure=failure_point(final),
+    )
+
+
+def failure_point(final: GameState) -> str | None:
+    """Where a lost game was lost: the unsolved investigators, or the wrong culprit."""
+    if final.outcome is not Outcome.LOST:
+        return None
+    if final.stage is Stage.CULPRIT:
+        return STAGE_TWO_FAILURE
+    unsolved = sum(1 for investigator in final.investigators if not investigator.done)
+    if unsolved == 0:
+        return STAGE_ONE_TOO_LATE
+    return f"stage one: {unsolved} investigator{'s' if unsolved != 1 else ''} unsolved"

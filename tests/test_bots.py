@@ -1,0 +1,343 @@
+"""The bots: legal, blind to secrets, pointed in their gives, and able to finish a game."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from domicile_p2p.bots import BotMisuse, GhostBot, InvestigatorBot, Policy, make_policy
+from domicile_p2p.bots.memory import SeanceMemory
+from domicile_p2p.bots.motifs import MotifIndex, motif_index
+from domicile_p2p.bots.reading import card_scores, softmax_choice
+from domicile_p2p.packs import Pack, load_default_pack
+from domicile_p2p.rules import (
+    CATEGORY_ORDER,
+    GHOST,
+    Action,
+    Category,
+    Column,
+    CulpritSeance,
+    Difficulty,
+    GameState,
+    Give,
+    Lock,
+    Outcome,
+    Phase,
+    Place,
+    Seance,
+    Secrets,
+    Stage,
+    apply,
+    legal_actions,
+    public,
+    view,
+)
+from domicile_p2p.sim import Deadlock, bot_seed, deal, run_game
+
+
+@pytest.fixture(scope="module")
+def pack() -> Pack:
+    return load_default_pack()
+
+
+def _policies(pack: Pack, state: GameState, seed: int) -> list[Policy]:
+    return [
+        make_policy(seat, pack, bot_seed(seed, seat)) for seat in range(len(state.config.seats) + 1)
+    ]
+
+
+def _play_logged(state: GameState, policies: list[Policy]) -> list[tuple[GameState, int, Action]]:
+    """Play to the end like the simulator, keeping every (state before, seat, action)."""
+    log: list[tuple[GameState, int, Action]] = []
+    while state.outcome is None:
+        acted = False
+        for seat, policy in enumerate(policies):
+            action = policy.act(view(state, seat))
+            if action is None:
+                continue
+            log.append((state, seat, action))
+            state = apply(state, action)
+            acted = True
+            if state.outcome is not None:
+                break
+        if not acted:
+            raise Deadlock("no seat acted")
+    return log
+
+
+# --- legality -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("investigators", range(1, 7))
+@pytest.mark.parametrize("difficulty", list(Difficulty))
+def test_bots_only_take_legal_actions_at_every_table(
+    pack: Pack, investigators: int, difficulty: Difficulty
+) -> None:
+    for game in range(2):
+        seed = 1000 * investigators + 10 * list(Difficulty).index(difficulty) + game
+        state = deal(pack, investigators, difficulty, seed)
+        for before, seat, action in _play_logged(state, _policies(pack, state, seed)):
+            assert action.by == seat, "a bot acted in someone else's name"
+            assert action in legal_actions(before)
+            apply(public(before), action)  # every other peer accepts it too
+
+
+def test_full_games_end_within_seven_days(pack: Pack) -> None:
+    outcomes = set()
+    for seed in range(12):
+        result = run_game(pack, 1 + seed % 6, list(Difficulty)[seed % 4], seed)
+        assert 1 <= result.rounds <= 7
+        assert (result.failure is None) == result.won
+        outcomes.add(result.outcome)
+    assert outcomes == {Outcome.WON, Outcome.LOST}
+
+
+def test_stage_two_accusations_are_unanimous_and_never_repeat_a_wrong_one(pack: Pack) -> None:
+    accusations = repeats_avoided = 0
+    for seed in range(16):
+        state = deal(pack, 4, Difficulty.NORMAL, seed)
+        wrongly_accused: set[str] = set()
+        for before, seat, action in _play_logged(state, _policies(pack, state, seed)):
+            if isinstance(action, Place) and before.stage is Stage.CULPRIT:
+                if seat == 1:
+                    assert action.card not in wrongly_accused
+                    repeats_avoided += bool(wrongly_accused)
+                else:  # the others follow the lowest seat
+                    assert action.card == before.investigator(1).marker
+            if isinstance(action, CulpritSeance):
+                accusations += 1
+                markers = {inv.marker for inv in before.investigators}
+                assert len(markers) == 1
+                if not action.correct:
+                    wrongly_accused |= {m for m in markers if m is not None}
+    assert accusations > 0
+    assert repeats_avoided > 0
+
+
+# --- what the investigator knows -----------------------------------------------------------
+
+
+def _other_secrets(state: GameState, rng: random.Random) -> Secrets:
+    """Secrets that differ from the real ones in every part an investigator could use."""
+    assert state.secrets is not None
+    real = state.secrets
+    tableau = state.tableau
+    columns = []
+    for seat in state.config.seats:
+        found = state.investigator(seat).found
+        cards = [
+            found[index] if index < len(found) else rng.choice(tableau.cards(category))
+            for index, category in enumerate(CATEGORY_ORDER)
+        ]
+        columns.append(Column(*cards))
+    pool = [card for card in state.config.dream_cards if card not in state.dreams_in_play]
+    rng.shuffle(pool)
+    hand = tuple(pool[: len(real.hand)])
+    rest = pool[len(real.hand) :]
+    return Secrets(
+        columns=tuple(columns),
+        culprit=1 + (real.culprit % state.config.investigators),
+        hand=hand,
+        deck=tuple(rest[: len(real.deck)]),
+        discard=tuple(rest[len(real.deck) :]),
+        reshuffle=real.reshuffle,
+    )
+
+
+def test_investigator_plays_identically_whatever_the_ghosts_secrets(pack: Pack) -> None:
+    """Same public history, other secrets (or none at all, as a peer replays it): same moves."""
+    rng = random.Random(7)
+    for seed in range(4):
+        state = deal(pack, 3, Difficulty.NORMAL, seed)
+        log = _play_logged(state, _policies(pack, state, seed))
+        for seat in state.config.seats:
+            honest, fooled, peer = (InvestigatorBot(seat, pack, 99) for _ in range(3))
+            replayed = public(state)
+            moves = 0
+            for before, _, action in log:
+                twin = replace(before, secrets=_other_secrets(before, rng))
+                assert twin.secrets != before.secrets
+                assert public(twin) == public(before) == replayed
+                move = honest.act(view(before, seat))
+                assert fooled.act(view(twin, seat)) == move
+                assert peer.act(view(replayed, seat)) == move
+                moves += move is not None
+                replayed = apply(replayed, action)
+            assert moves > 0
+
+
+def test_a_wrong_seance_rules_the_card_out_for_that_investigator(pack: Pack) -> None:
+    checked = 0
+    for seed in range(10):
+        state = deal(pack, 4, Difficulty.VERY_DIFFICULT, seed)
+        wrong: dict[tuple[int, str], set[str]] = {}
+        for before, _, action in _play_logged(state, _policies(pack, state, seed)):
+            if isinstance(action, Seance):
+                for verdict in action.verdicts:
+                    if not verdict.correct:
+                        investigator = before.investigator(verdict.seat)
+                        assert investigator.seeking is not None and investigator.marker
+                        key = (verdict.seat, investigator.seeking.value)
+                        wrong.setdefault(key, set()).add(investigator.marker)
+            if isinstance(action, Place) and before.stage is Stage.PLOT:
+                seeking = before.investigator(action.by).seeking
+                assert seeking is not None
+                ruled_out = wrong.get((action.by, seeking.value), set())
+                still_open = set(before.tableau.cards(seeking)) - ruled_out
+                if still_open:
+                    checked += 1
+                    assert action.card not in ruled_out
+    assert checked > 0
+
+
+def test_memory_learns_from_the_last_seance_and_from_the_found_cards(pack: Pack) -> None:
+    state = deal(pack, 2, Difficulty.NORMAL, 3)
+    secrets = state.secrets
+    assert secrets is not None
+    ghost = GhostBot(pack, 1)
+    while state.phase is Phase.DREAMS:
+        action = ghost.act(view(state, GHOST))
+        assert action is not None
+        state = apply(state, action)
+    truth = secrets.column(1).character
+    wrong_card = next(c for c in state.tableau.character if c != truth)
+    right_card = secrets.column(2).character
+    state = apply(state, Place(1, wrong_card))
+    state = apply(state, Place(2, right_card))
+    late = SeanceMemory()  # notes the markers as they are placed, before the locks
+    late.note(1, state, wrong_card)
+    late.note(2, state, right_card)
+    state = apply(apply(state, Lock(1)), Lock(2))
+    assert state.phase is Phase.SEANCE
+    listening = SeanceMemory()  # sees the locked markers just before the séance
+    listening.observe(state)
+    seance = ghost.act(view(state, GHOST))
+    assert isinstance(seance, Seance)
+    state = apply(state, seance)
+    assert state.day == 2
+    listening.observe(state)
+    assert listening.ruled_out(1, Category.CHARACTER) == {wrong_card}
+    assert listening.ruled_out(2, Category.CHARACTER) == frozenset()
+    # Without the verdict (it is gone two days later), the table still tells.
+    later = replace(state, day=3, last_seance=())
+    late.observe(later)
+    assert late.ruled_out(1, Category.CHARACTER) == {wrong_card}
+    assert late.ruled_out(2, Category.CHARACTER) == frozenset()
+
+
+def test_memory_remembers_a_wrong_accusation_even_without_its_verdict(pack: Pack) -> None:
+    state = replace(deal(pack, 2, Difficulty.EASY, 4), stage=Stage.CULPRIT, day=5)
+    memory = SeanceMemory()
+    memory.note(1, state, "char-01")
+    memory.observe(state)
+    assert memory.accused_wrongly == frozenset()  # not judged yet
+    memory.observe(replace(state, day=7, last_seance=()))
+    assert memory.accused_wrongly == {"char-01"}
+
+
+def test_a_bot_rebuilt_every_day_still_plays_legally_to_the_end(pack: Pack) -> None:
+    seed = 5
+    state = deal(pack, 4, Difficulty.DIFFICULT, seed)
+    policies = _policies(pack, state, seed)
+    day = state.day
+    while state.outcome is None:
+        if state.day != day:  # forget everything
+            day = state.day
+            policies = _policies(pack, state, seed + day)
+        acted = False
+        for seat, policy in enumerate(policies):
+            action = policy.act(view(state, seat))
+            if action is not None:
+                state = apply(state, action)
+                acted = True
+                if state.outcome is not None:
+                    break
+        assert acted
+    assert state.outcome is not None
+
+
+# --- the Ghost points --------------------------------------------------------------------
+
+
+def _points_at(
+    index: MotifIndex, dreams: tuple[str, ...], cards: tuple[str, ...], target: str
+) -> bool:
+    """Whether ``target`` alone scores best among ``cards`` for these dreams."""
+    scores = card_scores(index, dreams, cards)
+    best = max(scores)
+    return scores[cards.index(target)] == best and scores.count(best) == 1
+
+
+def test_the_ghost_points_at_the_target_far_more_often_than_a_random_give(pack: Pack) -> None:
+    index = motif_index(pack)
+    ghost_hits = random_hits = gives = 0
+    chance = 0.0
+    rng = random.Random(11)
+    for seed in range(60):
+        state = deal(pack, 4, Difficulty.VERY_DIFFICULT, seed)
+        ghost = GhostBot(pack, seed)
+        while state.phase is Phase.DREAMS:  # day 1: everyone seeks a Character
+            action = ghost.act(view(state, GHOST))
+            assert isinstance(action, Give) and state.secrets is not None
+            candidates = state.tableau.character
+            target = state.secrets.column(action.to).character
+            random_give = tuple(rng.sample(state.secrets.hand, len(action.cards)))
+            gives += 1
+            chance += 1 / len(candidates)
+            ghost_hits += _points_at(index, action.cards, candidates, target)
+            random_hits += _points_at(index, random_give, candidates, target)
+            state = apply(state, action)
+    assert ghost_hits > 2 * random_hits
+    assert ghost_hits > 4 * chance
+    assert ghost_hits / gives > 0.4
+
+
+def test_the_ghosts_verdicts_are_the_truth(pack: Pack) -> None:
+    # apply() on the full state raises FalseVerdict on any lie; a whole game is the proof.
+    for seed in range(6):
+        state = deal(pack, 3, Difficulty.VERY_DIFFICULT, seed)
+        seances = [
+            action
+            for _, _, action in _play_logged(state, _policies(pack, state, seed))
+            if isinstance(action, Seance | CulpritSeance)
+        ]
+        assert seances
+
+
+# --- misuse and small parts ------------------------------------------------------------------
+
+
+def test_bots_refuse_views_they_cannot_act_on(pack: Pack) -> None:
+    state = deal(pack, 2, Difficulty.EASY, 1)
+    with pytest.raises(BotMisuse):
+        InvestigatorBot(GHOST, pack, 0)
+    with pytest.raises(BotMisuse):
+        InvestigatorBot(1, pack, 0).act(view(state, 2))
+    with pytest.raises(BotMisuse):
+        GhostBot(pack, 0).act(view(state, 1))
+    with pytest.raises(BotMisuse):
+        GhostBot(pack, 0).act(view(public(state), GHOST))
+
+
+def test_make_policy_seats_the_right_bot(pack: Pack) -> None:
+    assert isinstance(make_policy(GHOST, pack, 1), GhostBot)
+    bot = make_policy(3, pack, 1)
+    assert isinstance(bot, InvestigatorBot) and bot.seat == 3
+
+
+def test_investigators_wait_for_their_dreams(pack: Pack) -> None:
+    state = deal(pack, 3, Difficulty.NORMAL, 2)
+    for seat in state.config.seats:
+        assert InvestigatorBot(seat, pack, 0).act(view(state, seat)) is None
+
+
+def test_softmax_choice_is_an_argmax_when_cold_and_spreads_when_warm() -> None:
+    options, scores = ["a", "b", "c"], [1.0, 3.0, 2.0]
+    rng = random.Random(0)
+    assert {softmax_choice(rng, options, scores, 0) for _ in range(20)} == {"b"}
+    warm = [softmax_choice(rng, options, scores, 1.0) for _ in range(400)]
+    assert warm.count("b") > warm.count("c") > warm.count("a") > 0
+    with pytest.raises(ValueError):
+        softmax_choice(rng, [], [], 1.0)
