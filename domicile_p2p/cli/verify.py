@@ -1,0 +1,163 @@
+"""``domicile verify FILE``: check a saved game, offline, from its transcript alone.
+
+    domicile verify game.jsonl            # one line per check, then the verdict
+    domicile verify game.jsonl --json     # one JSON object
+    domicile verify game.jsonl --pack DIR # a game played with another card pack
+    domicile verify game.jsonl --no-pack  # every check but the pack's (e.g. protocol vectors)
+
+Exit status: 0 when the transcript is valid, 1 when a check fails (the
+first failure names the event, who is at fault and why), 2 when the file
+cannot be read, is not a transcript, or needs a card pack other than the
+one at hand.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from domicile_p2p.canonical import CanonicalError, decode
+from domicile_p2p.cli import CommandError
+from domicile_p2p.packs import Pack, PackError, load_pack
+from domicile_p2p.transcript.errors import Check, NotATranscript
+from domicile_p2p.transcript.files import read_bytes, split_lines
+from domicile_p2p.transcript.packref import PackIdentity
+from domicile_p2p.transcript.verify import VerifyReport, verify
+
+PASSED = "✓"
+FAILED = "✗"
+SKIPPED = "·"
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "verify",
+        help="check that a saved game was played fairly",
+        description=(
+            "Check a game's transcript: every signature, the hash chain, the "
+            "setup, the Ghost's commitments and seed, every séance verdict, "
+            "every dream card given, Stage Two and the outcome.  Exit status "
+            "0: valid; 1: a check failed; 2: the file cannot be checked."
+        ),
+    )
+    parser.add_argument("file", metavar="FILE", help="the transcript (JSON Lines)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument(
+        "--pack", metavar="DIR", help="the card pack the game was played with (default: built-in)"
+    )
+    which.add_argument(
+        "--no-pack",
+        action="store_true",
+        help="skip the card pack check (the transcript lists every card id the other checks need)",
+    )
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    path = Path(args.file)
+    try:
+        data = read_bytes(path)
+        pack = None if args.no_pack else _pack_for(data, args.pack)
+    except (NotATranscript, _PackMismatch) as exc:
+        if args.json:
+            _print_json(_refusal(str(exc)))
+        raise CommandError(str(exc)) from None
+    report = verify(data, pack=pack)
+    if not report.recognized:
+        if args.json:
+            _print_json(report.to_json())
+        raise CommandError(f"{path}: {report.summary}")
+    if args.json:
+        _print_json(report.to_json())
+    else:
+        print(render(report, path))
+    return 0 if report.valid else 1
+
+
+class _PackMismatch(Exception):
+    """The game was played with another card pack than the one at hand."""
+
+
+def _pack_for(data: bytes, directory: str | None) -> PackIdentity | None:
+    """The pack to check against, or ``None`` when the genesis does not even name one."""
+    named = _named_pack(data)
+    if named is None:
+        return None  # the genesis is malformed: verify says so
+    try:
+        pack: Pack = load_pack(directory)
+    except PackError as exc:
+        raise _PackMismatch(f"cannot load the card pack: {exc}") from None
+    pack_id, pack_hash = named
+    if pack.content_hash != pack_hash:
+        where = directory or "the built-in pack"
+        raise _PackMismatch(
+            f"this game was played with card pack {pack_id!r} (content hash "
+            f"{pack_hash[:16]}…), but {where} is {pack.id!r} ({pack.content_hash[:16]}…); "
+            "pass --pack DIR with the pack the game was played with"
+        )
+    return PackIdentity.of(pack)
+
+
+def _named_pack(data: bytes) -> tuple[str, str] | None:
+    lines = split_lines(data)
+    if not lines:
+        return None
+    try:
+        genesis = decode(lines[0])
+    except CanonicalError:
+        return None
+    if not isinstance(genesis, dict) or genesis.get("kind") != "genesis":
+        raise NotATranscript("not a domicile-p2p transcript (its first line is not a genesis)")
+    body = genesis.get("body")
+    pack = body.get("pack") if isinstance(body, dict) else None
+    if not isinstance(pack, dict):
+        return None
+    pack_id, pack_hash = pack.get("id"), pack.get("hash")
+    if not isinstance(pack_id, str) or not isinstance(pack_hash, str):
+        return None
+    return _printable(pack_id), pack_hash
+
+
+def _refusal(reason: str) -> dict[str, Any]:
+    return {
+        "valid": False,
+        "recognized": False,
+        "checks": [],
+        "not_checked": [],
+        "error": {"seq": None, "reason": reason, "check": None, "party": None},
+    }
+
+
+def _print_json(value: dict[str, Any]) -> None:
+    print(json.dumps(value, ensure_ascii=False, indent=2))
+
+
+def _printable(text: str) -> str:
+    """Text from a file, safe for a terminal: control characters are escaped."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def render(report: VerifyReport, path: Path) -> str:
+    """The human report: a header, one line per check, then the verdict."""
+    events = f"{report.events} event{'s' if report.events != 1 else ''}"
+    lines = [f"{path}: game {report.game or '?'}, {events}"]
+    width = max(len(name) for name in _all_names(report))
+    rows: dict[str, str] = {}
+    for check in report.checks:
+        mark = PASSED if check.ok else FAILED
+        rows[check.name] = f"  {mark} {check.name.ljust(width)}  {_printable(check.detail)}"
+    for skipped in report.not_checked:
+        rows[skipped.name] = (
+            f"  {SKIPPED} {skipped.name.ljust(width)}  {_printable(skipped.detail)}"
+        )
+    lines += [rows[name] for name in _all_names(report)]
+    lines.append(_printable(report.summary))
+    return "\n".join(lines)
+
+
+def _all_names(report: VerifyReport) -> list[str]:
+    present = {c.name for c in report.checks} | {c.name for c in report.not_checked}
+    return [check.value for check in Check if check.value in present]

@@ -1,0 +1,245 @@
+"""Ed25519 identity keys: who signed an action, who hosted a table.
+
+Every player machine has one identity key, kept in the user data dir
+(``platformdirs.user_data_dir("domicile-p2p")``, or ``--data-dir``) as
+``identity-ed25519.pem``: an unencrypted PKCS#8 PEM file, the format
+``openssl pkey`` reads.  It is created on first use, ``0600`` from its first
+byte in a ``0700`` directory, and written to a temporary name and linked
+into place, so a crash never leaves half a key and two processes starting
+at once agree on one key.  A key file other users can read is refused
+(as ssh does), because anyone who reads it can play in your name.
+
+Public keys travel as 32 bytes of lower-case hex.  Signing and verifying
+are ``cryptography``'s Ed25519 (RFC 8032); nothing here is hand-rolled.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import stat
+from pathlib import Path
+from typing import Final
+
+import platformdirs
+from cryptography.exceptions import InvalidSignature, UnsupportedAlgorithm
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+APP_NAME: Final = "domicile-p2p"
+IDENTITY_FILE: Final = "identity-ed25519.pem"
+PRIVATE_KEY_BYTES: Final = 32
+PUBLIC_KEY_BYTES: Final = 32
+SIGNATURE_BYTES: Final = 64
+_PRIVATE_FILE_MODE: Final = 0o600
+_PRIVATE_DIR_MODE: Final = 0o700
+
+
+class IdentityError(Exception):
+    """The identity key cannot be used: unreadable, corrupt, or readable by others.
+
+    The message says which file and what to do; it never contains key material.
+    """
+
+
+class BadPublicKey(ValueError):
+    """Bytes that are not an Ed25519 public key (32 bytes, a valid curve point)."""
+
+
+def default_data_dir() -> Path:
+    """The user data dir of domicile-p2p on this platform."""
+    return Path(platformdirs.user_data_dir(APP_NAME))
+
+
+class PublicKey:
+    """An Ed25519 public key that verifies signatures."""
+
+    __slots__ = ("_key", "raw")
+
+    def __init__(self, raw: bytes) -> None:
+        if len(raw) != PUBLIC_KEY_BYTES:
+            raise BadPublicKey(f"an Ed25519 public key is {PUBLIC_KEY_BYTES} bytes, not {len(raw)}")
+        try:
+            self._key = Ed25519PublicKey.from_public_bytes(raw)
+        except (ValueError, UnsupportedAlgorithm) as exc:
+            raise BadPublicKey("not a valid Ed25519 public key") from exc
+        self.raw = raw
+
+    @classmethod
+    def from_hex(cls, text: str) -> PublicKey:
+        try:
+            raw = bytes.fromhex(text)
+        except ValueError as exc:
+            raise BadPublicKey("a public key is 64 hex digits") from exc
+        return cls(raw)
+
+    @property
+    def hex(self) -> str:
+        return self.raw.hex()
+
+    def verifies(self, signature: bytes, message: bytes) -> bool:
+        """True when ``signature`` is this key's Ed25519 signature of ``message``."""
+        if len(signature) != SIGNATURE_BYTES:
+            return False
+        try:
+            self._key.verify(signature, message)
+        except InvalidSignature:
+            return False
+        return True
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PublicKey) and other.raw == self.raw
+
+    def __hash__(self) -> int:
+        return hash(self.raw)
+
+    def __repr__(self) -> str:
+        return f"PublicKey({self.hex[:16]}…)"
+
+
+class Identity:
+    """An Ed25519 private key: signs the actions (or events) of one player (or host)."""
+
+    __slots__ = ("_key", "public_key")
+
+    def __init__(self, key: Ed25519PrivateKey) -> None:
+        self._key = key
+        self.public_key = PublicKey(key.public_key().public_bytes_raw())
+
+    @classmethod
+    def generate(cls) -> Identity:
+        """A fresh key from the operating system's random number generator."""
+        return cls(Ed25519PrivateKey.generate())
+
+    @classmethod
+    def from_private_bytes(cls, raw: bytes) -> Identity:
+        """The key whose 32-byte RFC 8032 private key is ``raw`` (self-play derives these)."""
+        if len(raw) != PRIVATE_KEY_BYTES:
+            raise ValueError(f"an Ed25519 private key is {PRIVATE_KEY_BYTES} bytes, not {len(raw)}")
+        return cls(Ed25519PrivateKey.from_private_bytes(raw))
+
+    @property
+    def public_hex(self) -> str:
+        return self.public_key.hex
+
+    def sign(self, message: bytes) -> bytes:
+        """The 64-byte Ed25519 signature of ``message``."""
+        return self._key.sign(message)
+
+    def to_pem(self) -> bytes:
+        return self._key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+
+    @classmethod
+    def from_pem(cls, data: bytes, *, source: str = "the key") -> Identity:
+        try:
+            key = serialization.load_pem_private_key(data, password=None)
+        except (ValueError, TypeError, UnsupportedAlgorithm) as exc:
+            raise IdentityError(
+                f"{source} is not a readable private key (corrupt or not PEM); "
+                "move it away to create a new identity"
+            ) from exc
+        if not isinstance(key, Ed25519PrivateKey):
+            raise IdentityError(f"{source} is not an Ed25519 key")
+        return cls(key)
+
+    def __repr__(self) -> str:
+        return f"Identity({self.public_hex[:16]}…)"
+
+
+def identity_path(data_dir: Path | None = None) -> Path:
+    return (data_dir if data_dir is not None else default_data_dir()) / IDENTITY_FILE
+
+
+def load_or_create_identity(data_dir: Path | None = None) -> Identity:
+    """This machine's identity: loaded from ``data_dir``, created there on first use."""
+    path = identity_path(data_dir)
+    try:
+        return load_identity(path)
+    except FileNotFoundError:
+        pass
+    identity = Identity.generate()
+    if write_private_file(path, identity.to_pem(), exclusive=True):
+        return identity
+    # Another process created the key between our two steps: use theirs.
+    return load_identity(path)
+
+
+def load_identity(path: Path) -> Identity:
+    """The identity stored at ``path``; ``FileNotFoundError`` when there is none."""
+    return Identity.from_pem(read_private_file(path), source=f"identity key {path}")
+
+
+def read_private_file(path: Path) -> bytes:
+    """Read a secret file, refusing one that other users may read (``FileNotFoundError`` passes)."""
+    try:
+        with open(path, "rb") as handle:
+            mode = os.fstat(handle.fileno()).st_mode
+            if os.name == "posix" and stat.S_IMODE(mode) & 0o077:
+                raise IdentityError(
+                    f"{path} is readable by other users (mode {stat.S_IMODE(mode):04o}); "
+                    f"run `chmod 600 {path}`"
+                )
+            return handle.read()
+    except FileNotFoundError:
+        raise
+    except IsADirectoryError as exc:
+        raise IdentityError(f"{path} is a directory, not a key file") from exc
+    except OSError as exc:
+        raise IdentityError(f"cannot read {path}: {exc.strerror or exc}") from exc
+
+
+def write_private_file(path: Path, data: bytes, *, exclusive: bool = False) -> bool:
+    """Write a secret file, ``0600`` from the first byte, in a ``0700`` directory.
+
+    The data goes to a temporary file that is synced and then linked into
+    place, so ``path`` never holds half of it.  With ``exclusive`` an
+    existing ``path`` is kept and the result is ``False``; otherwise it is
+    replaced.  Errors are :class:`IdentityError`.
+    """
+    directory = path.parent
+    try:
+        if not directory.exists():
+            directory.mkdir(mode=_PRIVATE_DIR_MODE, parents=True)
+            os.chmod(directory, _PRIVATE_DIR_MODE)  # mkdir's mode is filtered by the umask
+        temporary = directory / f".{path.name}.{secrets.token_hex(6)}.tmp"
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, _PRIVATE_FILE_MODE)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+            if exclusive:
+                try:
+                    os.link(temporary, path)
+                except FileExistsError:
+                    return False
+                except OSError:
+                    # A filesystem without hard links: a (tiny) race instead of none.
+                    if path.exists():
+                        return False
+                    os.replace(temporary, path)
+            else:
+                os.replace(temporary, path)
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                temporary.unlink()
+        _sync_directory(directory)
+    except IdentityError:
+        raise
+    except OSError as exc:
+        raise IdentityError(f"cannot write {path}: {exc.strerror or exc}") from exc
+    return True
+
+
+def _sync_directory(directory: Path) -> None:
+    with contextlib.suppress(OSError):
+        fd = os.open(directory, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)

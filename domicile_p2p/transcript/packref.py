@@ -1,0 +1,62 @@
+"""What a transcript records of the card pack: its id, content hash and card ids.
+
+The genesis names the pack's id and content hash (``domicile_p2p.packs``)
+and lists every card id, so the cryptographic checks need only the
+transcript; the pack itself is needed to show the cards, and ``verify``
+checks that the pack at hand is the one the game was played with.
+
+This module reads a pack by its shape (``id``, ``content_hash`` and the card
+tuples) so that the transcript layer does not depend on the pack loader.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from domicile_p2p.transcript.schema import CardLists
+
+
+class _Card(Protocol):
+    @property
+    def id(self) -> str: ...
+
+
+class PackLike(Protocol):
+    """The parts of ``domicile_p2p.packs.Pack`` a transcript refers to."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def content_hash(self) -> str: ...
+    @property
+    def characters(self) -> Sequence[_Card]: ...
+    @property
+    def locations(self) -> Sequence[_Card]: ...
+    @property
+    def items(self) -> Sequence[_Card]: ...
+    @property
+    def dreams(self) -> Sequence[_Card]: ...
+
+
+def card_lists(pack: PackLike) -> CardLists:
+    """Every card id of ``pack``, per category, sorted (as the genesis lists them)."""
+
+    def ids(cards: Sequence[_Card]) -> tuple[str, ...]:
+        return tuple(sorted(card.id for card in cards))
+
+    return CardLists(ids(pack.characters), ids(pack.locations), ids(pack.items), ids(pack.dreams))
+
+
+@dataclass(frozen=True, slots=True)
+class PackIdentity:
+    """A pack as a transcript names it."""
+
+    id: str
+    hash: str
+    cards: CardLists
+
+    @classmethod
+    def of(cls, pack: PackLike) -> PackIdentity:
+        return cls(pack.id, pack.content_hash, card_lists(pack))

@@ -1,0 +1,366 @@
+"""The transcript's wire schema: every event kind and its body, as msgspec Structs.
+
+These classes are the single source of the format: they validate what
+arrives (exact fields, types, ranges and hex spellings; unknown or missing
+fields are errors), and ``protocol/schema/*.schema.json`` is generated from
+them (``python -m domicile_p2p.transcript.schema_export``).
+
+Every field is required and there are no defaults, so a value has exactly
+one JSON spelling: bytes are lower-case hex, optional values are an explicit
+``null``.  ``protocol/SPEC.md`` describes each kind in words.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Annotated, Any, Final, Literal
+
+import msgspec
+
+from domicile_p2p.canonical import MAX_SAFE_INTEGER
+from domicile_p2p.rules import MAX_CHAT_LENGTH, MAX_INVESTIGATORS
+
+PROTOCOL_VERSION: Final = 1
+"""The version of this protocol (genesis names it; every domain string carries ``v1``)."""
+
+MAX_NAME_LENGTH: Final = 40
+MAX_REASON_LENGTH: Final = 500
+
+Hex32 = Annotated[
+    str, msgspec.Meta(pattern="^[0-9a-f]{64}$", description="32 bytes as lower-case hex")
+]
+GameId = Annotated[
+    str, msgspec.Meta(pattern="^[0-9a-f]{32}$", description="16 random bytes as lower-case hex")
+]
+PublicKeyHex = Annotated[
+    str,
+    msgspec.Meta(pattern="^[0-9a-f]{64}$", description="an Ed25519 public key, lower-case hex"),
+]
+SignatureHex = Annotated[
+    str,
+    msgspec.Meta(pattern="^[0-9a-f]{128}$", description="an Ed25519 signature, lower-case hex"),
+]
+CardId = Annotated[
+    str, msgspec.Meta(pattern="^[a-z0-9][a-z0-9-]{0,39}$", description="a card id of the pack")
+]
+PackId = Annotated[str, msgspec.Meta(pattern="^[a-z0-9][a-z0-9-]{0,39}$")]
+Seat = Annotated[
+    int, msgspec.Meta(ge=0, le=MAX_INVESTIGATORS, description="0 is the Ghost, 1-6 investigators")
+]
+InvestigatorSeat = Annotated[int, msgspec.Meta(ge=1, le=MAX_INVESTIGATORS)]
+Sequence = Annotated[int, msgspec.Meta(ge=0, le=MAX_SAFE_INTEGER)]
+Counter = Annotated[
+    int,
+    msgspec.Meta(ge=1, le=MAX_SAFE_INTEGER, description="the seat's own action count, from 1"),
+]
+Name = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_NAME_LENGTH)]
+ChatText = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_CHAT_LENGTH)]
+Reason = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_REASON_LENGTH)]
+Day = Annotated[int, msgspec.Meta(ge=1, le=7)]
+DifficultyName = Literal["easy", "normal", "difficult", "very-difficult"]
+HostKindName = Literal["genesis", "deal", "game-over", "abort"]
+PlayerKindName = Literal[
+    "ghost-commit",
+    "entropy-commit",
+    "entropy-reveal",
+    "slot-commits",
+    "give",
+    "group-give",
+    "refresh",
+    "place",
+    "lock",
+    "unlock",
+    "chat",
+    "seance",
+    "culprit-seance",
+    "reveal",
+]
+
+
+class Body(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Base of every event body."""
+
+
+class Kind(StrEnum):
+    """Every event kind.  The host states four; players sign the rest."""
+
+    GENESIS = "genesis"
+    DEAL = "deal"
+    GAME_OVER = "game-over"
+    ABORT = "abort"
+    GHOST_COMMIT = "ghost-commit"
+    ENTROPY_COMMIT = "entropy-commit"
+    ENTROPY_REVEAL = "entropy-reveal"
+    SLOT_COMMITS = "slot-commits"
+    GIVE = "give"
+    GROUP_GIVE = "group-give"
+    REFRESH = "refresh"
+    PLACE = "place"
+    LOCK = "lock"
+    UNLOCK = "unlock"
+    CHAT = "chat"
+    SEANCE = "seance"
+    CULPRIT_SEANCE = "culprit-seance"
+    REVEAL = "reveal"
+
+
+# --------------------------------------------------------------------- host statements
+
+
+class SeatEntry(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One seat of the table: its number, the player's name and identity key."""
+
+    seat: Seat
+    name: Name
+    key: PublicKeyHex
+
+
+class PackRef(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The card pack: its id and its content hash (``domicile_p2p.packs``)."""
+
+    id: PackId
+    hash: Hex32
+
+
+class CardLists(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Every card id of the pack, per category, each list sorted by code point."""
+
+    character: tuple[CardId, ...]
+    location: tuple[CardId, ...]
+    item: tuple[CardId, ...]
+    dream: tuple[CardId, ...]
+
+
+class GenesisBody(Body, frozen=True):
+    """Event 0, by the host: the table, the seats' keys, the pack and the game id."""
+
+    protocol: int
+    game: GameId
+    host: PublicKeyHex
+    difficulty: DifficultyName
+    seats: tuple[SeatEntry, ...]
+    pack: PackRef
+    cards: CardLists
+
+
+class TableauBody(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The Clue Tableau: the dealt card ids per category, in deal order."""
+
+    character: tuple[CardId, ...]
+    location: tuple[CardId, ...]
+    item: tuple[CardId, ...]
+
+
+class DealBody(Body, frozen=True):
+    """By the host, right after the last entropy reveal: the joint seed and the tableau."""
+
+    joint_seed: Hex32
+    tableau: TableauBody
+
+
+class GameOverBody(Body, frozen=True):
+    """By the host, right after the action that ended the game."""
+
+    outcome: Literal["won", "lost"]
+    day: Day
+
+
+class AbortBody(Body, frozen=True):
+    """By the host: the game stops here, naming the seats it waited for in vain."""
+
+    reason: Reason
+    seats: tuple[Seat, ...]
+
+
+# --------------------------------------------------------------------- setup actions
+
+
+class GhostCommitBody(Body, frozen=True):
+    """The Ghost's commitment to its seed."""
+
+    commit: Hex32
+
+
+class EntropyCommitBody(Body, frozen=True):
+    """An investigator's commitment to its 32 bytes of entropy."""
+
+    commit: Hex32
+
+
+class EntropyRevealBody(Body, frozen=True):
+    """An investigator's entropy, once every commitment is in."""
+
+    entropy: Hex32
+
+
+class ColumnCommits(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The salted commitments to one investigator's column."""
+
+    seat: InvestigatorSeat
+    character: Hex32
+    location: Hex32
+    item: Hex32
+
+
+class SlotCommitsBody(Body, frozen=True):
+    """The Ghost's salted commitments: every column (in seat order) and the culprit."""
+
+    columns: tuple[ColumnCommits, ...]
+    culprit: Hex32
+
+
+# --------------------------------------------------------------------- play actions
+
+
+class GiveBody(Body, frozen=True):
+    """Stage One: dream cards from the Ghost's hand to one investigator."""
+
+    to: InvestigatorSeat
+    cards: tuple[CardId, ...]
+
+
+class GroupGiveBody(Body, frozen=True):
+    """Stage Two: three dream cards from the Ghost's hand to the whole group."""
+
+    cards: tuple[CardId, ...]
+
+
+class RefreshBody(Body, frozen=True):
+    """The Ghost discards its hand and draws seven new dream cards."""
+
+
+class PlaceBody(Body, frozen=True):
+    """An investigator puts (or moves) its marker on a card."""
+
+    card: CardId
+
+
+class LockBody(Body, frozen=True):
+    """An investigator locks its marker: decided."""
+
+
+class UnlockBody(Body, frozen=True):
+    """An investigator unlocks its marker to reconsider."""
+
+
+class ChatBody(Body, frozen=True):
+    """Table talk, by investigators only."""
+
+    text: ChatText
+
+
+class Opening(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """What opens a slot commitment: its salt and its card."""
+
+    salt: Hex32
+    card: CardId
+
+
+class VerdictBody(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One verdict: a correct one carries the opening of the slot it found, a wrong one ``null``."""
+
+    seat: InvestigatorSeat
+    correct: bool
+    opening: Opening | None
+
+
+class SeanceBody(Body, frozen=True):
+    """Stage One's séance: one verdict per active investigator, in seat order."""
+
+    verdicts: tuple[VerdictBody, ...]
+
+
+class CulpritSeanceBody(Body, frozen=True):
+    """Stage Two's séance: a correct verdict opens the culprit slot."""
+
+    correct: bool
+    opening: Opening | None
+
+
+class RevealBody(Body, frozen=True):
+    """The Ghost's seed, after the game ended (or was aborted)."""
+
+    seed: Hex32
+
+
+BODY_TYPES: Final[dict[Kind, type[Body]]] = {
+    Kind.GENESIS: GenesisBody,
+    Kind.DEAL: DealBody,
+    Kind.GAME_OVER: GameOverBody,
+    Kind.ABORT: AbortBody,
+    Kind.GHOST_COMMIT: GhostCommitBody,
+    Kind.ENTROPY_COMMIT: EntropyCommitBody,
+    Kind.ENTROPY_REVEAL: EntropyRevealBody,
+    Kind.SLOT_COMMITS: SlotCommitsBody,
+    Kind.GIVE: GiveBody,
+    Kind.GROUP_GIVE: GroupGiveBody,
+    Kind.REFRESH: RefreshBody,
+    Kind.PLACE: PlaceBody,
+    Kind.LOCK: LockBody,
+    Kind.UNLOCK: UnlockBody,
+    Kind.CHAT: ChatBody,
+    Kind.SEANCE: SeanceBody,
+    Kind.CULPRIT_SEANCE: CulpritSeanceBody,
+    Kind.REVEAL: RevealBody,
+}
+
+HOST_KINDS: Final = frozenset({Kind.GENESIS, Kind.DEAL, Kind.GAME_OVER, Kind.ABORT})
+"""Statements of the host: signed by the host alone."""
+
+GHOST_KINDS: Final = frozenset(
+    {
+        Kind.GHOST_COMMIT,
+        Kind.SLOT_COMMITS,
+        Kind.GIVE,
+        Kind.GROUP_GIVE,
+        Kind.REFRESH,
+        Kind.SEANCE,
+        Kind.CULPRIT_SEANCE,
+        Kind.REVEAL,
+    }
+)
+"""Actions only the Ghost (seat 0) signs."""
+
+INVESTIGATOR_KINDS: Final = frozenset(
+    {Kind.ENTROPY_COMMIT, Kind.ENTROPY_REVEAL, Kind.PLACE, Kind.LOCK, Kind.UNLOCK, Kind.CHAT}
+)
+"""Actions only investigators (seats 1-6) sign."""
+
+PLAYER_KINDS: Final = GHOST_KINDS | INVESTIGATOR_KINDS
+
+
+# --------------------------------------------------------------------- envelopes
+
+
+class SignedActionRecord(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """What a player sends the host: an action signed with the seat's identity key."""
+
+    game: GameId
+    seat: Seat
+    counter: Counter
+    kind: PlayerKindName
+    body: dict[str, Any]
+    sig: SignatureHex
+
+
+class HostEventRecord(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A transcript line holding a statement of the host (genesis, deal, game-over, abort)."""
+
+    seq: Sequence
+    prev: Hex32
+    kind: HostKindName
+    body: dict[str, Any]
+    host_sig: SignatureHex
+
+
+class ActionEventRecord(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A transcript line holding a player's signed action, ordered and signed by the host."""
+
+    seq: Sequence
+    prev: Hex32
+    kind: PlayerKindName
+    body: dict[str, Any]
+    seat: Seat
+    counter: Counter
+    sig: SignatureHex
+    host_sig: SignatureHex

@@ -1,0 +1,294 @@
+"""A whole game in one process, every action through the real protocol.
+
+:func:`play_game` seats a policy (a bot) in every seat and plays the game
+exactly as on the network, minus the network: every action is signed by
+its seat's agent, ordered and signed by a :class:`~domicile_p2p.transcript.table.Table`,
+and checked by a separate :class:`~domicile_p2p.transcript.replica.Replica`
+that the agents read the game from.  The Ghost's policy sees the Ghost's
+secret view; investigators see the public one.
+
+Every random value comes from a :class:`~domicile_p2p.fairness.seeds.SelfplaySeeds`,
+so a seed replays the same game and the same transcript, byte for byte.
+
+:class:`PlainPolicy` is a deliberately simple player for the protocol's
+test vectors and tests, independent of the real bots (``domicile_p2p.bots``),
+so that the vectors do not change when the bots get smarter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Final, Protocol
+
+from domicile_p2p.fairness.derive import ByteStream
+from domicile_p2p.fairness.seeds import HOST, SelfplaySeeds
+from domicile_p2p.identity import Identity
+from domicile_p2p.rules import (
+    GHOST,
+    GROUP_GIVE_SIZE,
+    Action,
+    Category,
+    CulpritSeance,
+    Difficulty,
+    GameState,
+    Give,
+    GroupGive,
+    Lock,
+    Phase,
+    Place,
+    Refresh,
+    RuleError,
+    Seance,
+    Stage,
+    Verdict,
+    View,
+    apply,
+)
+from domicile_p2p.transcript.agents import GhostAgent, InvestigatorAgent, SeatAgent
+from domicile_p2p.transcript.codec import Event, SignedAction
+from domicile_p2p.transcript.errors import Rejected, TranscriptError
+from domicile_p2p.transcript.ledger import Step
+from domicile_p2p.transcript.replica import Replica
+from domicile_p2p.transcript.schema import CardLists
+from domicile_p2p.transcript.table import Table, make_genesis
+
+MAX_ACTIONS: Final = 20_000
+"""More moves than any real game needs: past it the policies are going round in circles."""
+
+
+class Policy(Protocol):
+    """``domicile_p2p.bots.Policy``, restated so the transcript layer does not import the bots."""
+
+    def act(self, view: View) -> Action | None: ...
+
+
+class SelfplayError(TranscriptError):
+    """A policy made the game impossible to finish (stuck, looping, or an illegal move)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Seating:
+    """Who plays: the host's key and, per seat (the Ghost first), a name and a key."""
+
+    host: Identity
+    names: tuple[str, ...]
+    identities: tuple[Identity, ...]
+
+    @classmethod
+    def from_seeds(cls, seeds: SelfplaySeeds, investigators: int) -> Seating:
+        """Every key derived from the seed (a reproducible transcript)."""
+        return cls(
+            host=Identity.from_private_bytes(seeds.identity(HOST)),
+            names=default_names(investigators),
+            identities=tuple(
+                Identity.from_private_bytes(seeds.identity(seat))
+                for seat in range(investigators + 1)
+            ),
+        )
+
+
+def default_names(investigators: int) -> tuple[str, ...]:
+    return ("The Ghost", *(f"Bot {seat}" for seat in range(1, investigators + 1)))
+
+
+@dataclass(frozen=True, slots=True)
+class SelfplayResult:
+    events: tuple[Event, ...]
+    replica: Replica
+
+    @property
+    def final(self) -> GameState:
+        state = self.replica.state
+        assert state is not None
+        return state
+
+
+def play_game(
+    *,
+    seeds: SelfplaySeeds,
+    seating: Seating,
+    difficulty: Difficulty,
+    cards: CardLists,
+    pack_id: str,
+    pack_hash: str,
+    policies: Sequence[Policy],
+    on_event: Callable[[Event], None] | None = None,
+) -> SelfplayResult:
+    """Play a whole game; ``policies[seat]`` plays ``seat`` (the Ghost is seat 0)."""
+    investigators = len(seating.identities) - 1
+    genesis = make_genesis(
+        game_id=seeds.game_id,
+        host=seating.host.public_key,
+        difficulty=difficulty.value,
+        seats=[
+            (name, i.public_key) for name, i in zip(seating.names, seating.identities, strict=True)
+        ],
+        pack_id=pack_id,
+        pack_hash=pack_hash,
+        cards=cards,
+    )
+    table = Table.open(seating.host, genesis)
+    replica = Replica(table.events[0])
+    if on_event is not None:
+        on_event(table.events[0])
+    ghost = GhostAgent(seating.identities[GHOST], replica, seeds.ghost_seed)
+    agents: list[SeatAgent] = [ghost]
+    agents += [
+        InvestigatorAgent(seating.identities[seat], seat, replica, seeds.entropy(seat))
+        for seat in range(1, investigators + 1)
+    ]
+
+    def send(action: SignedAction) -> None:
+        try:
+            events = table.submit(action)
+        except Rejected as exc:
+            raise SelfplayError(f"the table refused a bot's action: {exc}") from exc
+        for event in events:
+            replica.receive(event)
+            if on_event is not None:
+                on_event(event)
+
+    send(ghost.commit())
+    for agent in agents[1:]:
+        assert isinstance(agent, InvestigatorAgent)
+        send(agent.commit_entropy())
+    for agent in agents[1:]:
+        assert isinstance(agent, InvestigatorAgent)
+        send(agent.reveal_entropy())
+    send(ghost.commit_slots())
+    _play(replica, ghost, agents, policies, send)
+    send(ghost.reveal())
+    return SelfplayResult(table.events, replica)
+
+
+def _play(
+    replica: Replica,
+    ghost: GhostAgent,
+    agents: Sequence[SeatAgent],
+    policies: Sequence[Policy],
+    send: Callable[[SignedAction], None],
+) -> None:
+    """Ask the Ghost, then each investigator, for a move, until the game is over."""
+    actions = 0
+    while replica.step is Step.PLAY:
+        acted = False
+        for agent, policy in zip(agents, policies, strict=True):
+            if replica.step is not Step.PLAY:
+                break
+            seen = ghost.view() if agent is ghost else agent.view()
+            action = policy.act(seen)
+            if action is None:
+                continue
+            try:
+                signed = agent.act(action)
+            except RuleError as exc:
+                raise SelfplayError(f"the bot of seat {agent.seat} broke a rule: {exc}") from exc
+            send(signed)
+            acted = True
+            actions += 1
+        if not acted:
+            state = replica.state
+            assert state is not None
+            raise SelfplayError(f"no seat can act on day {state.day} ({state.phase.value})")
+        if actions > MAX_ACTIONS:
+            raise SelfplayError(f"the bots made {actions} moves without finishing the game")
+
+
+# --------------------------------------------------------------------------- a plain player
+
+
+class PlainPolicy:
+    """A simple, fully deterministic player of any seat (for vectors and tests).
+
+    The Ghost gives one to three random cards of its hand (sometimes
+    refreshing first, when allowed) and always tells the truth.  An
+    investigator guesses uniformly among the cards of the category it seeks
+    that have not yet been judged wrong for it, and locks at once; in Stage
+    Two everyone accuses the same Character, one per day, in seat order.
+    """
+
+    def __init__(self, seat: int, seed: int) -> None:
+        self.seat = seat
+        self._stream = ByteStream(seed.to_bytes(32, "big"), f"domicile-p2p/v1/plain/{seat}")
+        self._ruled_out: dict[Category, set[str]] = {category: set() for category in Category}
+        self._last_guess: tuple[int, Category, str] | None = None
+
+    def act(self, view: View) -> Action | None:
+        state = view.state
+        if view.seat == GHOST:
+            return self._ghost(view)
+        return self._investigator(state)
+
+    # --- the Ghost ------------------------------------------------------------------
+
+    def _ghost(self, view: View) -> Action | None:
+        state, knowledge = view.state, view.ghost
+        assert knowledge is not None
+        if state.phase is Phase.SEANCE:
+            if state.stage is Stage.CULPRIT:
+                culprit = knowledge.column(knowledge.culprit).character
+                return CulpritSeance(state.investigators[0].marker == culprit)
+            verdicts = []
+            for seat in state.active_seats:
+                investigator = state.investigator(seat)
+                seeking = investigator.seeking
+                assert seeking is not None
+                truth = knowledge.column(seat).card(seeking) == investigator.marker
+                verdicts.append(Verdict(seat, truth))
+            return Seance(tuple(verdicts))
+        if state.phase is not Phase.DREAMS:
+            return None
+        if self._stream.below(3) == 0 and _allowed(state, Refresh()):
+            return Refresh()
+        hand = list(knowledge.hand)
+        if state.stage is Stage.CULPRIT:
+            return GroupGive(self._stream.shuffle(hand)[: min(GROUP_GIVE_SIZE, len(hand))])
+        waiting = [s for s in state.active_seats if not state.investigator(s).served]
+        if not waiting:
+            return None
+        count = min(len(hand), 1 + self._stream.below(3))
+        return Give(waiting[0], self._stream.shuffle(hand)[:count])
+
+    # --- an investigator ------------------------------------------------------------
+
+    def _investigator(self, state: GameState) -> Action | None:
+        me = state.investigator(self.seat)
+        self._learn(state)
+        if me.locked or state.phase is Phase.SEANCE or state.phase is Phase.ENDED:
+            return None
+        if state.stage is Stage.CULPRIT:
+            if state.phase is not Phase.INVESTIGATION:
+                return None
+            characters = [inv.found[0] for inv in state.investigators]
+            accused = characters[state.day % len(characters)]
+            return Lock(self.seat) if me.marker == accused else Place(self.seat, accused)
+        seeking = me.seeking
+        if seeking is None or not me.served:
+            return None
+        if me.marker is not None:
+            return Lock(self.seat)
+        left = [c for c in state.tableau.cards(seeking) if c not in self._ruled_out[seeking]]
+        choice = left[self._stream.below(len(left))]
+        self._last_guess = (state.day, seeking, choice)
+        return Place(self.seat, choice)
+
+    def _learn(self, state: GameState) -> None:
+        """A wrong verdict on yesterday's guess rules that card out."""
+        if self._last_guess is None:
+            return
+        day, category, card = self._last_guess
+        if state.day == day:
+            return
+        verdict = next((v for v in state.last_seance if v.seat == self.seat), None)
+        if verdict is not None and not verdict.correct:
+            self._ruled_out[category].add(card)
+        self._last_guess = None
+
+
+def _allowed(state: GameState, action: Action) -> bool:
+    try:
+        apply(state, action)
+    except RuleError:
+        return False
+    return True

@@ -1,0 +1,514 @@
+"""``verify``: check a whole transcript offline, one named check after another.
+
+The checks run in the order of :class:`~domicile_p2p.transcript.errors.Check`
+and stop at the first failure, which names the event ``seq``, the party at
+fault and the reason.  The first six are passes over the whole file, each
+complete before the next starts:
+
+1. format: every line is the canonical JSON of a well-formed event;
+2. genesis: event 0 describes a valid table;
+3. card pack: the pack at hand is the one played (when one is given);
+4. host signatures: every event is signed by the genesis' host key (so a changed
+   event is caught at the event itself);
+5. hash chain: ``seq`` runs 0, 1, 2... and every ``prev`` links to the event
+   before (so nothing was dropped, inserted or moved);
+6. player signatures and counters: every action is signed by its seat, counters 1, 2, 3...
+
+Then one pass replays the game through the
+:class:`~domicile_p2p.transcript.ledger.Ledger` (as a live peer would, minus
+the signatures already checked): event order, entropy commitments, joint
+seed and tableau, public rules, séance openings, game over; at the reveal,
+ghost seed, slot commitments, and the replay with the secrets (séance
+verdicts, dream cards, culprit); last, that the transcript is complete.
+
+Checks of that pass interleave, so when it stops at event ``n`` the checks
+other than the failing one are reported as *not checked* past ``n``, not
+as passed.  Every signature is verified once: ``verify`` costs about one
+Ed25519 verification per signature plus a few hashes per event.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+from domicile_p2p.rules import Outcome, Phase, Stage
+from domicile_p2p.transcript.chain import Chain
+from domicile_p2p.transcript.codec import Event
+from domicile_p2p.transcript.errors import (
+    GHOST_PARTY,
+    HOST,
+    Check,
+    Fault,
+    MalformedEvent,
+    Violation,
+)
+from domicile_p2p.transcript.files import looks_like_transcript, read_bytes, split_lines
+from domicile_p2p.transcript.ledger import Ledger, Step, TableSetup, read_genesis
+from domicile_p2p.transcript.moves import PLAY_KINDS
+from domicile_p2p.transcript.packref import PackIdentity
+from domicile_p2p.transcript.replica import Replica
+from domicile_p2p.transcript.schema import GiveBody, GroupGiveBody, Kind, SeanceBody
+
+_FOLD: Final = (
+    Check.EVENT_ORDER,
+    Check.ENTROPY,
+    Check.DEAL,
+    Check.PUBLIC_RULES,
+    Check.OPENINGS,
+    Check.GAME_OVER,
+)
+_REVEAL: Final = (Check.GHOST_SEED, Check.SLOT_COMMITMENTS)
+_REPLAY: Final = (Check.VERDICTS, Check.DREAM_CARDS, Check.CULPRIT)
+
+
+@dataclass(frozen=True, slots=True)
+class CheckResult:
+    """One check that ran over the whole transcript: passed (``ok``) or failed."""
+
+    name: str
+    ok: bool
+    detail: str
+
+
+@dataclass(frozen=True, slots=True)
+class NotChecked:
+    """A check that did not run (or not to the end), and why."""
+
+    name: str
+    detail: str
+
+
+@dataclass(frozen=True, slots=True)
+class VerifyError:
+    """The first failure: at event ``seq`` (``None`` for the file as a whole), who, why."""
+
+    seq: int | None
+    reason: str
+    check: str
+    party: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class VerifyReport:
+    """The outcome of :func:`verify`."""
+
+    checks: tuple[CheckResult, ...]
+    not_checked: tuple[NotChecked, ...]
+    error: VerifyError | None
+    events: int
+    game: str | None = None
+    outcome: str | None = None
+    """``"won"``, ``"lost"``, ``"aborted"``, or ``None`` when the game did not end."""
+    summary: str = ""
+    recognized: bool = True
+    """False when the input is not a transcript at all (``domicile verify`` exits 2)."""
+    replica: Replica | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def valid(self) -> bool:
+        return self.recognized and self.error is None
+
+    def to_json(self) -> dict[str, Any]:
+        """The report as ``domicile verify --json`` prints it."""
+        return {
+            "valid": self.valid,
+            "recognized": self.recognized,
+            "game": self.game,
+            "events": self.events,
+            "outcome": self.outcome,
+            "summary": self.summary,
+            "checks": [{"name": c.name, "ok": c.ok, "detail": c.detail} for c in self.checks],
+            "not_checked": [{"name": c.name, "detail": c.detail} for c in self.not_checked],
+            "error": None
+            if self.error is None
+            else {
+                "seq": self.error.seq,
+                "reason": self.error.reason,
+                "check": self.error.check,
+                "party": self.error.party,
+            },
+        }
+
+
+class _Stop(Exception):
+    """A check failed; verification stops here."""
+
+    def __init__(self, check: Check, seq: int | None, party: str | None, reason: str) -> None:
+        super().__init__(reason)
+        self.check = check
+        self.seq = seq
+        self.party = party
+        self.reason = reason
+
+
+def verify(
+    source: Path | str | bytes | Sequence[Event], *, pack: PackIdentity | None = None
+) -> VerifyReport:
+    """Verify a transcript: a file path, its bytes, or parsed events.
+
+    Never raises for a bad transcript: the report says what is wrong.  A
+    path that cannot be read raises
+    :class:`~domicile_p2p.transcript.errors.NotATranscript`.
+    """
+    if isinstance(source, Path | str):
+        source = read_bytes(Path(source))
+    return _Verification(pack).run(source)
+
+
+class _Verification:
+    def __init__(self, pack: PackIdentity | None) -> None:
+        self.pack = pack
+        self.passed: list[CheckResult] = []
+        self.events: list[Event] = []
+        self.table: TableSetup | None = None
+        self.replica: Replica | None = None
+        self.stop_index = 0
+
+    def ok(self, check: Check, detail: str) -> None:
+        self.passed.append(CheckResult(check.value, True, detail))
+
+    # ----------------------------------------------------------------- driver
+
+    def run(self, source: bytes | Sequence[Event]) -> VerifyReport:
+        if isinstance(source, bytes):
+            lines = split_lines(source)
+            if not lines or not looks_like_transcript(lines[0]):
+                return self._unrecognized(len(lines))
+        try:
+            if isinstance(source, bytes):
+                self._format(source, lines)
+            else:
+                self.events = list(source)
+                if not self.events:
+                    raise _Stop(Check.FORMAT, None, None, "there are no events")
+                self.ok(Check.FORMAT, f"{len(self.events)} events, parsed by the caller")
+            self._genesis()
+            self._pack()
+            self._host_signatures()
+            self._hash_chain()
+            self._player_signatures()
+            self._fold()
+            self._complete()
+        except _Stop as stop:
+            return self._report(stop)
+        return self._report(None)
+
+    def _unrecognized(self, lines: int) -> VerifyReport:
+        reason = "the file is empty" if lines == 0 else "its first line is not a genesis event"
+        return VerifyReport(
+            checks=(CheckResult(Check.FORMAT.value, False, reason),),
+            not_checked=tuple(NotChecked(c.value, "not reached") for c in list(Check)[1:]),
+            error=VerifyError(None, f"not a domicile-p2p transcript: {reason}", "format", None),
+            events=0,
+            summary=f"not a domicile-p2p transcript: {reason}",
+            recognized=False,
+        )
+
+    # ----------------------------------------------------------------- whole-file passes
+
+    def _format(self, data: bytes, lines: list[bytes]) -> None:
+        for index, line in enumerate(lines):
+            try:
+                self.events.append(Event.from_json(line))
+            except MalformedEvent as exc:
+                raise _Stop(Check.FORMAT, index, HOST, f"line {index + 1}: {exc}") from None
+        if not data.endswith(b"\n"):
+            raise _Stop(
+                Check.FORMAT,
+                len(lines) - 1,
+                None,
+                "the last line is not terminated (the file was cut short?)",
+            )
+        self.ok(Check.FORMAT, f"{len(lines)} events, each one line of canonical JSON")
+
+    def _genesis(self) -> None:
+        try:
+            self.table = read_genesis(self.events[0])
+        except Fault as fault:
+            raise _Stop(Check.GENESIS, 0, fault.party, fault.reason) from None
+        body = self.table.genesis
+        self.ok(
+            Check.GENESIS,
+            f"protocol {body.protocol}, game {body.game}, {body.difficulty}, "
+            f"the Ghost and {self.table.investigators} investigator"
+            f"{'s' if self.table.investigators != 1 else ''}",
+        )
+
+    def _pack(self) -> None:
+        if self.pack is None:
+            return
+        assert self.table is not None
+        named = self.table.genesis.pack
+        if (named.id, named.hash) != (self.pack.id, self.pack.hash):
+            raise _Stop(
+                Check.CARD_PACK,
+                0,
+                None,
+                f"the game was played with pack {named.id} ({named.hash[:16]}…), not with "
+                f"pack {self.pack.id} ({self.pack.hash[:16]}…)",
+            )
+        if self.table.genesis.cards != self.pack.cards:
+            raise _Stop(
+                Check.CARD_PACK, 0, HOST, "the genesis lists other card ids than its pack has"
+            )
+        self.ok(Check.CARD_PACK, f"pack {named.id}, content hash {named.hash[:16]}…")
+
+    def _pass(self, check: Check, test: Callable[[Chain, Event], None]) -> Chain:
+        """Run one authenticity check over every event, in order."""
+        assert self.table is not None
+        chain = Chain(self.table)
+        for index, event in enumerate(self.events):
+            try:
+                test(chain, event)
+            except Fault as fault:
+                raise _Stop(check, index, fault.party, fault.reason) from None
+            chain.accept(event)
+        return chain
+
+    def _host_signatures(self) -> None:
+        self._pass(Check.HOST_SIGNATURES, Chain.check_host_signature)
+        assert self.table is not None
+        self.ok(
+            Check.HOST_SIGNATURES,
+            f"{len(self.events)} events signed by the host {self.table.genesis.host[:16]}…",
+        )
+
+    def _hash_chain(self) -> None:
+        chain = self._pass(Check.HASH_CHAIN, Chain.check_link)
+        self.ok(Check.HASH_CHAIN, f"{len(self.events)} events linked, head {chain.head[:16]}…")
+
+    def _player_signatures(self) -> None:
+        self._pass(Check.PLAYER_SIGNATURES, Chain.check_player)
+        actions = sum(1 for event in self.events if event.seat is not None)
+        self.ok(
+            Check.PLAYER_SIGNATURES, f"{actions} actions signed by their seats, counters in order"
+        )
+
+    # ----------------------------------------------------------------- the game
+
+    def _fold(self) -> None:
+        replica = Replica(self.events[0], authenticated=True)
+        self.replica = replica
+        for index, event in enumerate(self.events[1:], start=1):
+            self.stop_index = index
+            try:
+                replica.receive_authenticated(event)
+            except Violation as violation:
+                at_the_end = index == len(self.events) - 1
+                if at_the_end and violation.check in (*_REVEAL, *_REPLAY):
+                    # The reveal, the last event, proved a cheat: everything before it passed.
+                    self._fold_details(replica.ledger, failed=violation.check)
+                raise _Stop(
+                    violation.check, violation.seq, violation.party, violation.reason
+                ) from None
+        self.stop_index = len(self.events)
+        self._fold_details(replica.ledger)
+
+    def _fold_details(self, ledger: Ledger, failed: Check | None = None) -> None:
+        moves = [e for e in self.events if e.kind in PLAY_KINDS and e.kind is not Kind.CHAT]
+        seances = [e for e in self.events if e.kind in (Kind.SEANCE, Kind.CULPRIT_SEANCE)]
+        self.ok(Check.EVENT_ORDER, "every event at a step of the protocol that allows it")
+        revealed = sum(1 for entropy in ledger.entropies if entropy is not None)
+        if revealed:
+            self.ok(Check.ENTROPY, f"{revealed} entropy reveals open their commitments")
+        if ledger.joint_seed is not None and ledger.tableau is not None:
+            size = len(ledger.tableau.character)
+            self.ok(
+                Check.DEAL,
+                f"joint seed {ledger.joint_seed.hex()[:16]}…, {size} cards per category",
+            )
+        if ledger.slot_commits is not None:
+            self.ok(Check.PUBLIC_RULES, f"{len(moves)} moves legal on the public state")
+            self.ok(
+                Check.OPENINGS,
+                f"{len(ledger.openings)} correct verdicts opened their commitments "
+                f"({len(seances)} séances)",
+            )
+        if ledger.game_over_seq is not None and ledger.state is not None:
+            self.ok(Check.GAME_OVER, f"{ledger.state.outcome} on day {ledger.state.day}")
+        if ledger.seed is not None:
+            self.ok(Check.GHOST_SEED, "the revealed seed opens the Ghost's commitment")
+            if ledger.slot_commits is not None and failed is not Check.SLOT_COMMITMENTS:
+                self.ok(
+                    Check.SLOT_COMMITMENTS,
+                    f"all {len(ledger.slot_commits)} commitments re-derived from the seed",
+                )
+            if failed is None:
+                self._replay_details(ledger, seances)
+
+    def _replay_details(self, ledger: Ledger, seances: list[Event]) -> None:
+        final = ledger.replay
+        if final is None:
+            return
+        plot = [e.body for e in seances if isinstance(e.body, SeanceBody)]
+        verdicts = sum(len(body.verdicts) for body in plot)
+        self.ok(Check.VERDICTS, f"{verdicts} verdicts in {len(plot)} séances match the columns")
+        given = sum(
+            len(e.body.cards) for e in self.events if isinstance(e.body, GiveBody | GroupGiveBody)
+        )
+        self.ok(
+            Check.DREAM_CARDS,
+            f"{given} dream cards given, each from the Ghost's hand "
+            f"({final.refreshes_used} refreshes, {final.reshuffles} reshuffles replayed)",
+        )
+        accusations = sum(1 for e in seances if e.kind is Kind.CULPRIT_SEANCE)
+        if accusations:
+            secrets = final.secrets
+            assert secrets is not None
+            culprit = secrets.column(secrets.culprit).character
+            named = "named" if final.outcome is Outcome.WON else "not named"
+            self.ok(
+                Check.CULPRIT,
+                f"the culprit was {culprit}: {named} in {accusations} Stage Two séance"
+                f"{'s' if accusations != 1 else ''}",
+            )
+
+    def _complete(self) -> None:
+        assert self.replica is not None
+        ledger = self.replica.ledger
+        last = len(self.events) - 1
+        state = ledger.state
+        match ledger.step:
+            case Step.FINISHED:
+                assert state is not None
+                self.ok(
+                    Check.COMPLETE,
+                    f"the game ended ({state.outcome} on day {state.day}) and the Ghost "
+                    "revealed its seed",
+                )
+            case Step.ABORTED if not ledger.played:
+                assert ledger.abort is not None
+                self.ok(
+                    Check.COMPLETE,
+                    f"the host aborted before play ({ledger.abort.reason}); no secret was used",
+                )
+            case Step.ABORTED if ledger.seed is not None:
+                assert ledger.abort is not None and state is not None
+                self.ok(
+                    Check.COMPLETE,
+                    f"the host aborted on day {state.day} ({ledger.abort.reason}); the Ghost "
+                    "revealed its seed and everything played checks out",
+                )
+            case Step.ABORTED:
+                assert state is not None
+                raise _Stop(
+                    Check.COMPLETE,
+                    last,
+                    GHOST_PARTY,
+                    f"the game was aborted on day {state.day} and the Ghost never revealed "
+                    "its seed: the wrong verdicts and its hand cannot be checked",
+                )
+            case Step.REVEAL:
+                raise _Stop(Check.COMPLETE, last, GHOST_PARTY, "the Ghost never revealed its seed")
+            case step:
+                raise _Stop(
+                    Check.COMPLETE,
+                    last,
+                    None,
+                    f"the transcript stops at event {last}, during the {step.value} step",
+                )
+
+    # ----------------------------------------------------------------- the report
+
+    def _report(self, stop: _Stop | None) -> VerifyReport:
+        checks = list(self.passed)
+        not_checked: list[NotChecked] = []
+        done = {result.name for result in checks}
+        if stop is not None:
+            checks.append(CheckResult(stop.check.value, False, _where(stop)))
+            done.add(stop.check.value)
+        partial = self._partial(stop)
+        for check in Check:
+            if check.value in done:
+                continue
+            if check is Check.CARD_PACK and self.pack is None:
+                not_checked.append(NotChecked(check.value, "no card pack given"))
+            elif check in partial:
+                not_checked.append(NotChecked(check.value, partial[check]))
+            elif stop is None:
+                not_checked.append(NotChecked(check.value, _not_applicable(check, self.replica)))
+            else:
+                not_checked.append(NotChecked(check.value, "not reached"))
+        order = {check.value: index for index, check in enumerate(Check)}
+        checks.sort(key=lambda result: order[result.name])
+        error = (
+            None
+            if stop is None
+            else VerifyError(stop.seq, stop.reason, stop.check.value, stop.party)
+        )
+        return VerifyReport(
+            checks=tuple(checks),
+            not_checked=tuple(not_checked),
+            error=error,
+            events=len(self.events),
+            game=None if self.table is None else self.table.genesis.game,
+            outcome=self._outcome(),
+            summary=self._summary(error),
+            replica=self.replica,
+        )
+
+    def _partial(self, stop: _Stop | None) -> dict[Check, str]:
+        """The checks of the game pass that ran only part of the way before ``stop``."""
+        if stop is None:
+            return {}
+        at = self.stop_index
+        passed = {result.name for result in self.passed}
+        partial: dict[Check, str] = {}
+        at_reveal = stop.check in (*_REVEAL, *_REPLAY)
+        if stop.check in _FOLD or (at_reveal and at < len(self.events) - 1):
+            cut = f"checked up to event {at - 1} only: verification stopped at event {at}"
+            for check in _FOLD:
+                if check is not stop.check and check.value not in passed:
+                    partial[check] = cut
+        if stop.check in _REPLAY:
+            replay_cut = f"the replay with the secrets stopped at event {stop.seq}"
+            partial.update({check: replay_cut for check in _REPLAY if check is not stop.check})
+        return partial
+
+    def _outcome(self) -> str | None:
+        if self.replica is None:
+            return None
+        ledger = self.replica.ledger
+        if ledger.abort is not None:
+            return "aborted"
+        state = ledger.state
+        if state is None or state.phase is not Phase.ENDED or state.outcome is None:
+            return None
+        return state.outcome.value
+
+    def _summary(self, error: VerifyError | None) -> str:
+        if error is not None:
+            where = "the file" if error.seq is None else f"event {error.seq}"
+            who = f" ({error.party})" if error.party else ""
+            return f"INVALID at {where}{who}: {error.reason}"
+        assert self.replica is not None and self.table is not None
+        ledger = self.replica.ledger
+        count = self.table.investigators
+        table = f"{count} investigator{'s' if count != 1 else ''}, {self.table.genesis.difficulty}"
+        if ledger.abort is not None:
+            return f"VALID: the game was aborted ({ledger.abort.reason}); nothing unfair happened"
+        state = ledger.state
+        assert state is not None
+        stage = "Stage Two" if state.stage is Stage.CULPRIT else "Stage One"
+        return (
+            f"VALID: the game was played fairly and {state.outcome} on day {state.day} "
+            f"in {stage} ({table})"
+        )
+
+
+def _where(stop: _Stop) -> str:
+    place = "" if stop.seq is None else f"event {stop.seq}: "
+    who = "" if stop.party is None else f"{stop.party}: "
+    return f"{place}{who}{stop.reason}"
+
+
+def _not_applicable(check: Check, replica: Replica | None) -> str:
+    ledger = None if replica is None else replica.ledger
+    if check is Check.CULPRIT:
+        return "not applicable: the game never got to Stage Two's séance"
+    if ledger is not None and ledger.abort is not None:
+        return "not applicable: the game was aborted before this could happen"
+    return "not applicable"

@@ -1,0 +1,735 @@
+"""``verify``: an honest game passes every check; every kind of cheat fails exactly its check.
+
+Each forgery below is what a cheating host, Ghost or player could actually
+produce: it is signed again with the game's keys wherever the cheater holds
+them, so the verifier must find the lie by what it means, not by a broken
+signature.  Every test checks the failing check's name, the event ``seq``
+and the party blamed, and that every check before it passed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+import pytest
+from msgspec.structs import replace as revise
+from transcript_support import (
+    CARDS,
+    PACK_HASH,
+    PACK_ID,
+    CheatingGhost,
+    Game,
+    forge,
+    honest_game,
+    index_of,
+    reseal,
+    transcript,
+)
+
+from domicile_p2p.fairness.commit import slot_commitment
+from domicile_p2p.rules import GHOST, Give, Phase, Stage
+from domicile_p2p.transcript import Check, Event
+from domicile_p2p.transcript.files import encode_transcript
+from domicile_p2p.transcript.forge import Entry, entries_of, renumber
+from domicile_p2p.transcript.packref import PackIdentity
+from domicile_p2p.transcript.schema import (
+    AbortBody,
+    ChatBody,
+    CulpritSeanceBody,
+    DealBody,
+    EntropyCommitBody,
+    GameOverBody,
+    GenesisBody,
+    GhostCommitBody,
+    Kind,
+    Opening,
+    PlaceBody,
+    RevealBody,
+    SeanceBody,
+    SlotCommitsBody,
+    TableauBody,
+    VerdictBody,
+)
+from domicile_p2p.transcript.selfplay import PlainPolicy
+from domicile_p2p.transcript.verify import VerifyReport, verify
+
+LOST = (1, 2)
+"""Seed and investigators of an honest game lost in Stage One (some slots never opened)."""
+WON = (4, 1)
+"""Seed and investigators of an honest game won in Stage Two."""
+
+ORDER = [check.value for check in Check]
+
+
+def assert_fails(report: VerifyReport, check: Check, seq: int | None, party: str | None) -> None:
+    assert not report.valid, report.summary
+    assert report.error is not None
+    assert (report.error.check, report.error.seq, report.error.party) == (
+        check.value,
+        seq,
+        party,
+    ), report.error
+    failed = [c for c in report.checks if not c.ok]
+    assert [c.name for c in failed] == [check.value]
+    before = ORDER[: ORDER.index(check.value)]
+    ran = {c.name for c in report.checks if c.ok}
+    assert ran <= set(before)
+    assert "not reached" in {n.detail for n in report.not_checked} or check is Check.COMPLETE
+
+
+def kind_is(kind: Kind) -> Callable[[object], bool]:
+    return lambda entry: getattr(entry, "kind", None) is kind
+
+
+# --------------------------------------------------------------------------- honest games
+
+
+@pytest.mark.parametrize("game", [LOST, WON, (6, 2), (0, 1)])
+def test_an_honest_game_passes_every_check(game: tuple[int, int]) -> None:
+    events = honest_game(*game)
+    report = verify(transcript(events))
+    assert report.valid, report.summary
+    assert report.error is None
+    assert all(check.ok for check in report.checks)
+    names = [c.name for c in report.checks]
+    assert names == [name for name in ORDER if name in names]
+    assert report.outcome in {"won", "lost"}
+    assert report.summary.startswith("VALID")
+    assert report.events == len(events)
+
+
+def test_every_check_runs_on_a_won_game_with_the_pack() -> None:
+    pack = PackIdentity(PACK_ID, PACK_HASH, CARDS)
+    report = verify(transcript(honest_game(*WON)), pack=pack)
+    assert [c.name for c in report.checks] == ORDER
+    assert report.not_checked == ()
+
+
+def test_a_lost_stage_one_game_says_why_the_culprit_was_not_checked() -> None:
+    report = verify(transcript(honest_game(*LOST)))
+    skipped = {n.name: n.detail for n in report.not_checked}
+    assert "Stage Two" in skipped[Check.CULPRIT.value]
+    assert "no card pack" in skipped[Check.CARD_PACK.value]
+
+
+def test_parsed_events_verify_like_their_file() -> None:
+    events = honest_game(*LOST)
+    assert (
+        verify(list(events)).to_json()["checks"][1:]
+        == verify(transcript(events)).to_json()["checks"][1:]
+    )
+
+
+def test_the_report_as_json() -> None:
+    report = verify(transcript(honest_game(*WON))).to_json()
+    assert report["valid"] is True
+    assert report["error"] is None
+    assert all(set(c) == {"name", "ok", "detail"} for c in report["checks"])
+    assert report["outcome"] == "won"
+
+
+# --------------------------------------------------------------------------- the file and the chain
+
+
+def test_an_altered_byte_fails_at_that_event() -> None:
+    data = transcript(honest_game(*LOST))
+    lines = data.split(b"\n")
+    line = lines[20]
+    at = line.index(b'"sig":"') + 10
+    lines[20] = line[:at] + (b"0" if line[at : at + 1] != b"0" else b"1") + line[at + 1 :]
+    assert_fails(verify(b"\n".join(lines)), Check.HOST_SIGNATURES, 20, "host")
+
+
+def test_a_broken_line_fails_the_format_check() -> None:
+    lines = transcript(honest_game(*LOST)).split(b"\n")
+    lines[5] = lines[5][:-1]
+    assert_fails(verify(b"\n".join(lines)), Check.FORMAT, 5, "host")
+
+
+def test_a_non_canonical_line_fails_the_format_check() -> None:
+    lines = transcript(honest_game(*LOST)).split(b"\n")
+    lines[3] = lines[3].replace(b'{"body":', b'{ "body":', 1)
+    report = verify(b"\n".join(lines))
+    assert_fails(report, Check.FORMAT, 3, "host")
+    assert "canonical" in report.error.reason  # type: ignore[union-attr]
+
+
+def test_a_cut_short_file_fails_the_format_check() -> None:
+    data = transcript(honest_game(*LOST))
+    report = verify(data[:-1])
+    assert_fails(report, Check.FORMAT, len(honest_game(*LOST)) - 1, None)
+
+
+def test_a_dropped_event_breaks_the_chain() -> None:
+    events = list(honest_game(*LOST))
+    del events[12]
+    assert_fails(verify(encode_transcript(events)), Check.HASH_CHAIN, 12, "host")
+
+
+def test_two_swapped_events_break_the_chain() -> None:
+    events = list(honest_game(*LOST))
+    events[30], events[31] = events[31], events[30]
+    assert_fails(verify(encode_transcript(events)), Check.HASH_CHAIN, 30, "host")
+
+
+def test_a_host_that_reorders_and_re_signs_breaks_the_setup_order() -> None:
+    def swap(entries: list[Entry]) -> list[Entry]:
+        reveal = index_of(entries, kind_is(Kind.ENTROPY_REVEAL))
+        entries[reveal - 1], entries[reveal] = entries[reveal], entries[reveal - 1]
+        return entries
+
+    events = forge(*LOST, swap)
+    reveal = index_of(events, kind_is(Kind.ENTROPY_REVEAL))
+    assert_fails(verify(encode_transcript(events)), Check.EVENT_ORDER, reveal, "host")
+
+
+def test_a_replayed_action_fails_the_counters() -> None:
+    def replay(entries: list[Entry]) -> list[Entry]:
+        place = index_of(entries, kind_is(Kind.PLACE))
+        return [*entries[: place + 1], entries[place], *entries[place + 1 :]]
+
+    events = forge(*LOST, replay)
+    place = index_of(events, kind_is(Kind.PLACE))
+    report = verify(encode_transcript(events))
+    assert_fails(report, Check.PLAYER_SIGNATURES, place + 1, "host")
+    assert "replayed" in report.error.reason  # type: ignore[union-attr]
+
+
+def test_a_skipped_counter_fails_the_counters() -> None:
+    def skip(entries: list[Entry]) -> list[Entry]:
+        place = index_of(entries, kind_is(Kind.PLACE))
+        counter = entries[place].counter
+        assert counter is not None
+        entries[place] = replace(entries[place], counter=counter + 1, sig=None)
+        return entries
+
+    events = forge(*LOST, skip)
+    assert_fails(
+        verify(encode_transcript(events)),
+        Check.PLAYER_SIGNATURES,
+        index_of(events, kind_is(Kind.PLACE)),
+        "host",
+    )
+
+
+def test_a_forged_player_signature_is_caught() -> None:
+    def change_card(entries: list[Entry]) -> list[Entry]:
+        place = index_of(entries, kind_is(Kind.PLACE))
+        body = entries[place].body
+        assert isinstance(body, PlaceBody)
+        other = next(c for c in CARDS.character if c != body.card)
+        entries[place] = replace(entries[place], body=PlaceBody(other))  # old signature kept
+        return entries
+
+    events = forge(*LOST, change_card)
+    place = index_of(events, kind_is(Kind.PLACE))
+    assert_fails(verify(encode_transcript(events)), Check.PLAYER_SIGNATURES, place, "host")
+
+
+def test_an_action_signed_with_another_seats_key_is_caught() -> None:
+    events = list(honest_game(*LOST))
+    entries = entries_of(events)
+    place = index_of(entries, lambda e: getattr(e, "seat", None) == 1 and kind_is(Kind.PLACE)(e))
+    entries[place] = replace(entries[place], seat=2, sig=None)
+    forged = reseal(entries, *LOST)
+    forged[place] = _with_seat(forged[place], 1)  # signed by seat 2, claimed by seat 1
+    sealed = reseal(entries_of(forged), *LOST)
+    assert_fails(verify(encode_transcript(sealed)), Check.PLAYER_SIGNATURES, place, "host")
+
+
+def _with_seat(event: Event, seat: int) -> Event:
+    return replace(event, seat=seat)
+
+
+def test_a_transcript_of_another_host_key_fails_the_host_signatures() -> None:
+    events = list(honest_game(*LOST))
+    other = list(honest_game(*WON))
+    mixed = encode_transcript([*events[:1], *other[1:]])
+    assert_fails(verify(mixed), Check.HOST_SIGNATURES, 1, "host")
+
+
+# --------------------------------------------------------------------------- genesis and setup
+
+
+def _genesis_change(change: Callable[[GenesisBody], GenesisBody]) -> list[Event]:
+    def apply(entries: list[Entry]) -> list[Entry]:
+        body = entries[0].body
+        assert isinstance(body, GenesisBody)
+        entries[0] = entries[0].with_body(change(body))
+        return entries
+
+    return forge(*LOST, apply)
+
+
+def test_a_genesis_of_an_unknown_protocol_fails() -> None:
+    events = _genesis_change(lambda body: revise(body, protocol=2))
+    assert_fails(verify(encode_transcript(events)), Check.GENESIS, 0, "host")
+
+
+def test_a_genesis_with_one_key_for_two_seats_fails() -> None:
+    def same_key(body: GenesisBody) -> GenesisBody:
+        seats = list(body.seats)
+        seats[2] = revise(seats[2], key=seats[0].key)
+        return revise(body, seats=tuple(seats))
+
+    assert_fails(verify(encode_transcript(_genesis_change(same_key))), Check.GENESIS, 0, "host")
+
+
+def test_a_genesis_with_unsorted_cards_fails() -> None:
+    def unsorted(body: GenesisBody) -> GenesisBody:
+        cards = body.cards
+        return revise(body, cards=revise(cards, item=tuple(reversed(cards.item))))
+
+    assert_fails(verify(encode_transcript(_genesis_change(unsorted))), Check.GENESIS, 0, "host")
+
+
+def test_a_changed_entropy_commitment_is_caught_at_the_reveal() -> None:
+    def change(entries: list[Entry]) -> list[Entry]:
+        commit = index_of(entries, kind_is(Kind.ENTROPY_COMMIT))
+        entries[commit] = entries[commit].with_body(EntropyCommitBody("66" * 32))
+        return entries
+
+    events = forge(*LOST, change)
+    seat = events[index_of(events, kind_is(Kind.ENTROPY_COMMIT))].seat
+    reveal = index_of(events, lambda e: kind_is(Kind.ENTROPY_REVEAL)(e) and e.seat == seat)  # type: ignore[attr-defined]
+    assert_fails(verify(encode_transcript(events)), Check.ENTROPY, reveal, f"seat {seat}")
+
+
+def test_a_changed_ghost_commitment_changes_the_joint_seed() -> None:
+    def change(entries: list[Entry]) -> list[Entry]:
+        commit = index_of(entries, kind_is(Kind.GHOST_COMMIT))
+        entries[commit] = entries[commit].with_body(GhostCommitBody("77" * 32))
+        return entries
+
+    events = forge(*LOST, change)
+    deal = index_of(events, kind_is(Kind.DEAL))
+    assert_fails(verify(encode_transcript(events)), Check.DEAL, deal, "host")
+
+
+def test_a_dealt_tableau_that_the_seed_does_not_give_is_caught() -> None:
+    def change(entries: list[Entry]) -> list[Entry]:
+        deal = index_of(entries, kind_is(Kind.DEAL))
+        body = entries[deal].body
+        assert isinstance(body, DealBody)
+        character = (*body.tableau.character[1:], body.tableau.character[0])
+        tableau = TableauBody(character, body.tableau.location, body.tableau.item)
+        entries[deal] = entries[deal].with_body(DealBody(body.joint_seed, tableau))
+        return entries
+
+    events = forge(*LOST, change)
+    assert_fails(
+        verify(encode_transcript(events)), Check.DEAL, index_of(events, kind_is(Kind.DEAL)), "host"
+    )
+
+
+# --------------------------------------------------------------------------- play
+
+
+def test_an_illegal_move_is_caught_on_the_public_state() -> None:
+    def change(entries: list[Entry]) -> list[Entry]:
+        place = index_of(entries, kind_is(Kind.PLACE))
+        entries[place] = entries[place].with_body(PlaceBody("item-01"))  # an Item first
+        return entries
+
+    events = forge(*LOST, change)
+    place = events[index_of(events, kind_is(Kind.PLACE))]
+    assert_fails(
+        verify(encode_transcript(events)), Check.PUBLIC_RULES, place.seq, f"seat {place.seat}"
+    )
+
+
+def test_a_ghost_that_chats_breaks_the_rules() -> None:
+    def chat(entries: list[Entry]) -> list[Entry]:
+        place = index_of(entries, kind_is(Kind.PLACE))
+        entries.insert(place, Entry(Kind.CHAT, ChatBody("boo"), seat=GHOST))
+        return renumber(entries)
+
+    events = forge(*LOST, chat)
+    assert_fails(
+        verify(encode_transcript(events)),
+        Check.EVENT_ORDER,
+        index_of(events, kind_is(Kind.CHAT)),
+        "ghost",
+    )
+
+
+def _flip_to_correct(entries: list[Entry], events: tuple[Event, ...]) -> tuple[list[Entry], int]:
+    seance = index_of(
+        entries,
+        lambda e: isinstance(e.body, SeanceBody) and not all(v.correct for v in e.body.verdicts),  # type: ignore[attr-defined]
+    )
+    body = entries[seance].body
+    assert isinstance(body, SeanceBody)
+    verdicts = []
+    for verdict in body.verdicts:
+        if not verdict.correct:
+            marker = next(
+                e.body.card
+                for e in reversed(events[:seance])
+                if e.seat == verdict.seat and isinstance(e.body, PlaceBody)
+            )
+            verdict = VerdictBody(verdict.seat, True, Opening("00" * 32, marker))
+        verdicts.append(verdict)
+    entries[seance] = entries[seance].with_body(SeanceBody(tuple(verdicts)))
+    return entries, seance
+
+
+def test_a_false_correct_verdict_is_caught_at_once_by_its_opening() -> None:
+    events = honest_game(*LOST)
+    entries, seance = _flip_to_correct(entries_of(events), events)
+    report = verify(encode_transcript(reseal(entries, *LOST)))
+    assert_fails(report, Check.OPENINGS, seance, "ghost")
+    assert "does not match the commitment" in report.error.reason  # type: ignore[union-attr]
+
+
+def test_a_correct_verdict_without_its_opening_is_caught() -> None:
+    def strip(entries: list[Entry]) -> list[Entry]:
+        seance = index_of(
+            entries,
+            lambda e: isinstance(e.body, SeanceBody) and any(v.correct for v in e.body.verdicts),  # type: ignore[attr-defined]
+        )
+        body = entries[seance].body
+        assert isinstance(body, SeanceBody)
+        verdicts = tuple(VerdictBody(v.seat, v.correct, None) for v in body.verdicts)
+        entries[seance] = entries[seance].with_body(SeanceBody(verdicts))
+        return entries
+
+    events = forge(*LOST, strip)
+    seance = index_of(
+        events,
+        lambda e: isinstance(e.body, SeanceBody) and any(v.correct for v in e.body.verdicts),  # type: ignore[attr-defined]
+    )
+    assert_fails(verify(encode_transcript(events)), Check.OPENINGS, seance, "ghost")
+
+
+def test_a_false_wrong_verdict_is_caught_at_the_reveal() -> None:
+    game = Game(20).setup()
+    game.play(
+        game.oracles(frozenset({7})),
+        until=lambda g: g.state.day == 7 and g.state.phase is Phase.SEANCE,
+    )
+    assert game.state.stage is Stage.PLOT
+    lie = SeanceBody(tuple(VerdictBody(s, False, None) for s in game.state.active_seats))
+    (seance, over) = game.send(game.ghost.sign(Kind.SEANCE, lie))
+    assert isinstance(over.body, GameOverBody) and over.body.outcome == "lost"
+    report = verify(encode_transcript(game.finish()))
+    assert_fails(report, Check.VERDICTS, seance.seq, "ghost")
+    assert "proven by the seed" in report.error.reason  # type: ignore[union-attr]
+    # Everything up to the reveal passed; the rest of the replay did not run to the end.
+    passed = {c.name for c in report.checks if c.ok}
+    assert {c.value for c in (Check.EVENT_ORDER, Check.PUBLIC_RULES, Check.OPENINGS)} <= passed
+    assert {Check.GAME_OVER.value, Check.GHOST_SEED.value, Check.SLOT_COMMITMENTS.value} <= passed
+    skipped = {n.name: n.detail for n in report.not_checked}
+    assert "replay with the secrets stopped" in skipped[Check.DREAM_CARDS.value]
+
+
+def test_a_dream_card_not_in_the_ghosts_hand_is_caught_at_the_reveal() -> None:
+    game = Game(21).setup()
+    cheat = CheatingGhost(game, PlainPolicy(GHOST, 5))
+    oracles = game.oracles(frozenset({2, 3, 4, 5}))
+    game.play(oracles, until=lambda g: g.state.day == 2, ghost=cheat)
+    cheat.sync(game)
+    secrets = cheat.state.secrets
+    assert secrets is not None and secrets.deck
+    card = secrets.deck[-1]
+    cheat.slip(game, card)
+    (give,) = game.send(cheat.sign(game, Give(1, (card,))))
+    game.play(oracles, ghost=cheat)
+    assert game.state.phase is Phase.ENDED
+    report = verify(encode_transcript(game.finish()))
+    assert_fails(report, Check.DREAM_CARDS, give.seq, "ghost")
+    assert card in report.error.reason  # type: ignore[union-attr]
+
+
+def test_an_honest_cheating_ghost_harness_verifies() -> None:
+    # The harness of the test above, without the slip: the game must verify.
+    game = Game(21).setup()
+    cheat = CheatingGhost(game, PlainPolicy(GHOST, 5))
+    game.play(game.oracles(frozenset({2, 3, 4, 5})), ghost=cheat)
+    assert verify(encode_transcript(game.finish())).valid
+
+
+def test_a_false_wrong_culprit_verdict_is_caught_at_the_reveal() -> None:
+    game = Game(22).setup()
+    oracles = game.oracles(frozenset({1, 2, 3, 7}))
+    game.play(oracles, until=lambda g: g.state.day == 7 and g.state.phase is Phase.SEANCE)
+    assert game.state.stage is Stage.CULPRIT
+    (seance, _) = game.send(game.ghost.sign(Kind.CULPRIT_SEANCE, CulpritSeanceBody(False, None)))
+    assert_fails(verify(encode_transcript(game.finish())), Check.CULPRIT, seance.seq, "ghost")
+
+
+def test_a_false_correct_culprit_verdict_is_caught_at_once() -> None:
+    game = Game(23).setup()
+    game.play(
+        game.oracles(frozenset({1, 2, 3})),
+        until=lambda g: g.state.phase is Phase.SEANCE and g.state.stage is Stage.CULPRIT,
+    )
+    accused = game.state.investigators[0].marker
+    assert accused is not None
+    entries = entries_of(game.events)
+    entries.append(
+        Entry(Kind.CULPRIT_SEANCE, CulpritSeanceBody(True, Opening("00" * 32, accused)), GHOST)
+    )
+    events = reseal(renumber(entries), 23, 2)
+    assert_fails(verify(encode_transcript(events)), Check.OPENINGS, len(events) - 1, "ghost")
+
+
+def test_a_culprit_the_seed_did_not_choose_is_caught_at_the_reveal() -> None:
+    game = Game(24)
+
+    def fake_culprit(game: Game) -> object:
+        # Commit the culprit slot to a Character the secrets did not choose.
+        honest = game.ghost.commit_slots()
+        assert isinstance(honest.body, SlotCommitsBody)
+        real = game.secrets.column(game.secrets.culprit).character
+        game.fake = next(c.character for c in game.secrets.columns if c.character != real)  # type: ignore[attr-defined]
+        salt = bytes(32)
+        commit = slot_commitment(game.replica.table.game_id, "culprit", salt, game.fake)  # type: ignore[attr-defined]
+        game.ghost.resync()
+        return game.ghost.sign(
+            Kind.SLOT_COMMITS, SlotCommitsBody(honest.body.columns, commit.hex())
+        )
+
+    game.setup(fake_culprit)  # type: ignore[arg-type]
+    fake = game.fake  # type: ignore[attr-defined]
+    game.play(
+        game.oracles(frozenset({1, 2, 3}), accuse=fake),
+        until=lambda g: g.state.phase is Phase.SEANCE and g.state.stage is Stage.CULPRIT,
+    )
+    opening = Opening("00" * 32, fake)
+    (_, over) = game.send(game.ghost.sign(Kind.CULPRIT_SEANCE, CulpritSeanceBody(True, opening)))
+    assert isinstance(over.body, GameOverBody) and over.body.outcome == "won"
+    commits = index_of(game.events, kind_is(Kind.SLOT_COMMITS))
+    report = verify(encode_transcript(game.finish()))
+    assert_fails(report, Check.SLOT_COMMITMENTS, commits, "ghost")
+    assert "culprit" in report.error.reason  # type: ignore[union-attr]
+
+
+def test_a_changed_commitment_to_a_slot_never_opened_is_caught_at_the_reveal() -> None:
+    events = honest_game(*LOST)
+    replica_openings = {o.slot for o in _ledger(events).openings}
+    entries = entries_of(events)
+    commits = index_of(entries, kind_is(Kind.SLOT_COMMITS))
+    body = entries[commits].body
+    assert isinstance(body, SlotCommitsBody)
+    seat = next(c.seat for c in body.columns if f"column/{c.seat}/item" not in replica_openings)
+    columns = tuple(revise(c, item="88" * 32) if c.seat == seat else c for c in body.columns)
+    entries[commits] = entries[commits].with_body(SlotCommitsBody(columns, body.culprit))
+    report = verify(encode_transcript(reseal(entries, *LOST)))
+    assert_fails(report, Check.SLOT_COMMITMENTS, commits, "ghost")
+    assert f"column/{seat}/item" in report.error.reason  # type: ignore[union-attr]
+
+
+def _ledger(events: tuple[Event, ...]):  # type: ignore[no-untyped-def]
+    from domicile_p2p.transcript import Replica
+
+    return Replica.from_events(events).ledger
+
+
+def test_a_wrong_seed_reveal_is_caught() -> None:
+    def change(entries: list[Entry]) -> list[Entry]:
+        entries[-1] = entries[-1].with_body(RevealBody("99" * 32))
+        return entries
+
+    events = forge(*WON, change)
+    assert_fails(verify(encode_transcript(events)), Check.GHOST_SEED, len(events) - 1, "ghost")
+
+
+def test_a_wrong_outcome_is_caught_at_once() -> None:
+    def change(entries: list[Entry]) -> list[Entry]:
+        over = index_of(entries, kind_is(Kind.GAME_OVER))
+        body = entries[over].body
+        assert isinstance(body, GameOverBody)
+        entries[over] = entries[over].with_body(GameOverBody("won", body.day))
+        return entries
+
+    events = forge(*LOST, change)
+    over = index_of(events, kind_is(Kind.GAME_OVER))
+    assert_fails(verify(encode_transcript(events)), Check.GAME_OVER, over, "host")
+
+
+# --------------------------------------------------------------------------- the end
+
+
+def test_an_event_after_the_reveal_is_out_of_order() -> None:
+    def chat(entries: list[Entry]) -> list[Entry]:
+        return renumber([*entries, Entry(Kind.CHAT, ChatBody("gg"), seat=1)])
+
+    events = forge(*LOST, chat)
+    assert_fails(verify(encode_transcript(events)), Check.EVENT_ORDER, len(events) - 1, "host")
+
+
+def test_a_game_without_the_reveal_is_incomplete() -> None:
+    events = honest_game(*LOST)[:-1]
+    assert_fails(verify(encode_transcript(events)), Check.COMPLETE, len(events) - 1, "ghost")
+
+
+def test_a_transcript_cut_mid_game_is_incomplete() -> None:
+    events = honest_game(*LOST)[:30]
+    report = verify(encode_transcript(events))
+    assert_fails(report, Check.COMPLETE, 29, None)
+    assert "stops at event 29" in report.error.reason  # type: ignore[union-attr]
+
+
+def test_an_aborted_setup_is_valid_and_says_so() -> None:
+    game = Game(30)
+    game.send(game.ghost.commit())
+    game.send(game.agents[0].commit_entropy())
+    game.table.abort_stalled()
+    report = verify(encode_transcript(game.table.events))
+    assert report.valid, report.summary
+    assert report.outcome == "aborted"
+    assert "seat 2" in report.summary
+
+
+def test_a_game_aborted_mid_play_needs_the_ghosts_reveal() -> None:
+    game = Game(31).setup()
+    game.play(game.oracles(frozenset({1})), until=lambda g: g.state.day == 3)
+    game.table.abort("the investigators went home")
+    without = verify(encode_transcript(game.table.events))
+    assert_fails(without, Check.COMPLETE, len(game.table.events) - 1, "ghost")
+    game.replica.receive(game.table.events[-1])
+    game.send(game.ghost.reveal())
+    report = verify(encode_transcript(game.table.events))
+    assert report.valid, report.summary
+    assert report.outcome == "aborted"
+
+
+def test_chat_is_checked_and_replayed() -> None:
+    game = Game(32).setup()
+    game.send(game.agents[0].chat("I think it was the gardener"))
+    game.play(game.oracles(frozenset({1, 2, 3, 4})))
+    report = verify(encode_transcript(game.finish()))
+    assert report.valid, report.summary
+
+
+@pytest.mark.parametrize("kind", [Kind.DEAL, Kind.GAME_OVER, Kind.GENESIS])
+def test_a_host_statement_out_of_its_place_is_out_of_order(kind: Kind) -> None:
+    def insert(entries: list[Entry]) -> list[Entry]:
+        statement = entries[index_of(entries, kind_is(kind))]
+        at = 2 if kind is not Kind.GAME_OVER else index_of(entries, kind_is(Kind.PLACE))
+        entries.insert(at, statement)
+        return entries
+
+    events = forge(*LOST, insert)
+    at = 2 if kind is Kind.GENESIS else index_of(events, kind_is(kind))  # the inserted one
+    assert_fails(verify(encode_transcript(events)), Check.EVENT_ORDER, at, "host")
+
+
+@pytest.mark.parametrize(
+    ("change", "why"),
+    [
+        (lambda b: revise(b, seats=b.seats[:1]), "1 to 6 investigators"),
+        (lambda b: revise(b, seats=(b.seats[0], b.seats[2], b.seats[1])), "seats go 0, 1, 2"),
+        (lambda b: revise(b, seats=(revise(b.seats[0], name="   "), *b.seats[1:])), "blank"),
+        (lambda b: revise(b, seats=(revise(b.seats[0], name="G\x1b[2J"), *b.seats[1:])), "control"),
+        (lambda b: revise(b, cards=revise(b.cards, dream=("char-01",))), "two categories"),
+        (lambda b: revise(b, cards=revise(b.cards, dream=())), "no dream cards"),
+        (lambda b: revise(b, cards=revise(b.cards, item=b.cards.item[:4])), "but the pack has 4"),
+    ],
+)
+def test_a_genesis_that_describes_no_valid_table_fails(
+    change: Callable[[GenesisBody], GenesisBody], why: str
+) -> None:
+    def build(entries: list[Entry]) -> list[Entry]:
+        genesis = entries[0].body
+        assert isinstance(genesis, GenesisBody)
+        return [entries[0].with_body(change(genesis)), *entries[1:]]
+
+    entries = entries_of(honest_game(*LOST))
+    events = reseal(build(entries), *LOST)
+    report = verify(encode_transcript(events))
+    assert_fails(report, Check.GENESIS, 0, "host")
+    assert why in report.error.reason  # type: ignore[union-attr]
+
+
+def test_verdicts_out_of_seat_order_break_the_rules() -> None:
+    def reverse(entries: list[Entry]) -> list[Entry]:
+        seance = index_of(
+            entries,
+            lambda e: isinstance(e.body, SeanceBody) and len(e.body.verdicts) > 1,  # type: ignore[attr-defined]
+        )
+        body = entries[seance].body
+        assert isinstance(body, SeanceBody)
+        entries[seance] = entries[seance].with_body(SeanceBody(body.verdicts[::-1]))
+        return entries
+
+    events = forge(*LOST, reverse)
+    seance = index_of(
+        events,
+        lambda e: isinstance(e.body, SeanceBody) and len(e.body.verdicts) > 1,  # type: ignore[attr-defined]
+    )
+    assert_fails(verify(encode_transcript(events)), Check.PUBLIC_RULES, seance, "ghost")
+
+
+def test_a_wrong_verdict_with_an_opening_is_refused() -> None:
+    def open_wrong(entries: list[Entry]) -> list[Entry]:
+        seance = index_of(
+            entries,
+            lambda e: (
+                isinstance(e.body, SeanceBody) and not all(v.correct for v in e.body.verdicts)
+            ),  # type: ignore[attr-defined]
+        )
+        body = entries[seance].body
+        assert isinstance(body, SeanceBody)
+        verdicts = tuple(
+            v if v.correct else VerdictBody(v.seat, False, Opening("00" * 32, "char-01"))
+            for v in body.verdicts
+        )
+        entries[seance] = entries[seance].with_body(SeanceBody(verdicts))
+        return entries
+
+    events = forge(*LOST, open_wrong)
+    seance = index_of(
+        events,
+        lambda e: isinstance(e.body, SeanceBody) and not all(v.correct for v in e.body.verdicts),  # type: ignore[attr-defined]
+    )
+    report = verify(encode_transcript(events))
+    assert_fails(report, Check.OPENINGS, seance, "ghost")
+    assert "carries an opening" in report.error.reason  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("kind", [Kind.ENTROPY_COMMIT, Kind.ENTROPY_REVEAL, Kind.SLOT_COMMITS])
+def test_a_setup_step_taken_twice_is_out_of_order(kind: Kind) -> None:
+    def twice(entries: list[Entry]) -> list[Entry]:
+        at = index_of(entries, kind_is(kind))
+        entries.insert(at + 1, replace(entries[at], sig=None))
+        return renumber(entries)
+
+    events = forge(*LOST, twice)
+    at = index_of(events, kind_is(kind)) + 1
+    assert_fails(verify(encode_transcript(events)), Check.EVENT_ORDER, at, "host")
+
+
+def test_an_abort_naming_a_seat_of_another_table_is_out_of_order() -> None:
+    game = Game(33)
+    game.send(game.ghost.commit())
+    entries = entries_of(game.table.events)
+    entries.append(Entry(Kind.ABORT, AbortBody("nobody came", (5,))))
+    events = reseal(entries, 33, 2)
+    assert_fails(verify(encode_transcript(events)), Check.EVENT_ORDER, len(events) - 1, "host")
+
+
+def test_an_abort_after_the_deal_and_the_ghosts_reveal_is_valid() -> None:
+    game = Game(34)
+    game.send(game.ghost.commit())
+    for agent in game.agents:
+        game.send(agent.commit_entropy())
+    for agent in game.agents:
+        game.send(agent.reveal_entropy())
+    game.table.abort_stalled()
+    game.replica.receive(game.table.events[-1])
+    game.send(game.ghost.reveal())
+    report = verify(encode_transcript(game.table.events))
+    assert report.valid, report.summary
+    assert {c.name for c in report.checks} >= {Check.GHOST_SEED.value, Check.DEAL.value}
+
+
+def test_another_pack_fails_the_card_pack_check() -> None:
+    data = transcript(honest_game(*LOST))
+    other = PackIdentity("default", "ab" * 32, CARDS)
+    assert_fails(verify(data, pack=other), Check.CARD_PACK, 0, None)
+    fewer = revise(CARDS, dream=CARDS.dream[:-1])
+    lying = PackIdentity(PACK_ID, PACK_HASH, fewer)
+    assert_fails(verify(data, pack=lying), Check.CARD_PACK, 0, "host")

@@ -1,0 +1,154 @@
+"""``domicile verify``: exit 0 valid, 1 invalid, 2 unreadable; check lines or one JSON object."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from transcript_support import honest_game, transcript
+
+from domicile_p2p.cli import main
+from domicile_p2p.packs import default_pack_dir
+from domicile_p2p.transcript import Check
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A game with the default pack and the real bots."""
+    path = tmp_path_factory.mktemp("game") / "game.jsonl"
+    args = ["--investigators", "2", "--difficulty", "easy", "--seed", "3"]
+    assert main(["selfplay", *args, "--transcript", str(path)]) == 0
+    return path
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(["verify", *args])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_a_valid_game_exits_0_with_one_line_per_check(
+    played: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    capsys.readouterr()
+    code, out, _ = run(capsys, str(played))
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].startswith(f"{played}: game ")
+    assert lines[-1].startswith("VALID")
+    rows = lines[1:-1]
+    assert len(rows) == len(Check)
+    assert all(row.lstrip().startswith(("✓", "·")) for row in rows)
+    assert any("card pack" in row and "✓" in row for row in rows)
+
+
+def test_json_output(played: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    capsys.readouterr()
+    code, out, _ = run(capsys, str(played), "--json")
+    assert code == 0
+    report = json.loads(out)
+    assert report["valid"] is True and report["error"] is None
+    assert [c["name"] for c in report["checks"]] == [c.value for c in Check]
+    assert all(set(c) == {"name", "ok", "detail"} for c in report["checks"])
+
+
+def _tampered(played: Path, tmp_path: Path) -> Path:
+    lines = played.read_bytes().split(b"\n")
+    at = lines[7].index(b'"prev":"') + 8
+    lines[7] = (
+        lines[7][:at] + (b"1" if lines[7][at : at + 1] == b"0" else b"0") + lines[7][at + 1 :]
+    )
+    path = tmp_path / "tampered.jsonl"
+    path.write_bytes(b"\n".join(lines))
+    return path
+
+
+def test_an_invalid_game_exits_1_naming_the_event(
+    played: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    capsys.readouterr()
+    code, out, _ = run(capsys, str(_tampered(played, tmp_path)))
+    assert code == 1
+    assert "✗ host signatures" in out
+    assert out.splitlines()[-1].startswith("INVALID at event 7 (host)")
+    code, out, _ = run(capsys, str(_tampered(played, tmp_path)), "--json")
+    assert code == 1
+    report = json.loads(out)
+    assert report["valid"] is False
+    assert report["error"]["seq"] == 7 and report["error"]["check"] == "host signatures"
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b"", b"hello\n", b'{"kind":"place"}\n', b"\xff\xfe\n", b"[1,2]\n"],
+)
+def test_a_file_that_is_not_a_transcript_exits_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: bytes
+) -> None:
+    path = tmp_path / "x.jsonl"
+    path.write_bytes(content)
+    code, out, err = run(capsys, str(path))
+    assert code == 2
+    assert "not a domicile-p2p transcript" in err and "Traceback" not in err
+    code, out, _ = run(capsys, str(path), "--json")
+    assert code == 2
+    assert json.loads(out)["valid"] is False
+
+
+@pytest.mark.parametrize("name", ["missing.jsonl", "."])
+def test_a_file_that_cannot_be_read_exits_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    code, out, err = run(capsys, str(tmp_path / name))
+    assert code == 2
+    assert err.startswith("domicile verify: ") and len(err.strip().splitlines()) == 1
+    assert out == ""
+
+
+def test_a_game_of_another_pack_is_refused_clearly(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "synthetic.jsonl"
+    path.write_bytes(transcript(honest_game(1, 2)))
+    code, _, err = run(capsys, str(path))
+    assert code == 2
+    assert "card pack 'synthetic'" in err and "--pack DIR" in err
+
+
+def test_a_changed_pack_is_refused_and_the_right_one_accepted(
+    played: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    capsys.readouterr()
+    copy = tmp_path / "pack"
+    shutil.copytree(default_pack_dir(), copy)
+    code, _, _ = run(capsys, str(played), "--pack", str(copy))
+    assert code == 0
+    items = copy / "items.toml"
+    items.write_text(items.read_text().replace('name = "', 'name = "Old ', 1))
+    code, _, err = run(capsys, str(played), "--pack", str(copy))
+    assert code == 2 and "pass --pack DIR" in err
+    code, _, err = run(capsys, str(played), "--pack", str(tmp_path / "nowhere"))
+    assert code == 2 and "cannot load the card pack" in err
+
+
+def test_a_cut_genesis_is_invalid_not_unreadable(
+    played: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    capsys.readouterr()
+    lines = played.read_bytes().split(b"\n")
+    lines[0] = lines[0].replace(b'"pack":{', b'"pack_":{')
+    path = tmp_path / "cut.jsonl"
+    path.write_bytes(b"\n".join(lines))
+    code, out, _ = run(capsys, str(path))
+    assert code == 1
+    assert "✗ format" in out
+
+
+def test_no_pack_checks_everything_else(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "synthetic.jsonl"
+    path.write_bytes(transcript(honest_game(1, 2)))
+    code, out, _ = run(capsys, str(path), "--no-pack")
+    assert code == 0
+    assert "· card pack" in out and "no card pack given" in out
