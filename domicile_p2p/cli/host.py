@@ -1,0 +1,188 @@
+"""``domicile host``: serve tables on the LAN (or a server), with join codes and mDNS.
+
+    domicile host --headless --name "Friday" --investigators 4 --bots 3,4 --ghost bot
+    domicile host --headless --resume          # after a crash: every unfinished table is back
+
+Headless, it writes one JSON object per line (table codes, joins, leaves,
+refused messages, game results) and stops cleanly on SIGTERM or Ctrl-C:
+adverts withdrawn, clients told, logs flushed.  Without ``--headless`` the
+same events are printed as short lines for a person at the terminal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import signal
+import sys
+from pathlib import Path
+from typing import Any
+
+from domicile_p2p.cli import CommandError
+from domicile_p2p.identity import IdentityError, default_data_dir
+from domicile_p2p.net.codes import parse_code
+from domicile_p2p.net.errors import BadJoinCode, NetError
+from domicile_p2p.net.host import DEFAULT_PORT, HostConfig, HostError, start_host
+from domicile_p2p.net.logs import human_lines, json_lines
+from domicile_p2p.net.store import StoreError
+from domicile_p2p.rules import MAX_INVESTIGATORS, Difficulty
+from domicile_p2p.transcript import TranscriptError
+
+_DIFFICULTIES = ", ".join(d.value for d in Difficulty)
+_HUMAN_QUIET = frozenset({"connected", "disconnected"})
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "host",
+        help="host tables on this machine (TLS websockets, join codes, mDNS)",
+        description=(
+            "Serve one or more tables.  Each table has a code to read out loud "
+            "(like 7-raven-lantern); players join with it, on the LAN by "
+            "discovery or anywhere by address (wss://HOST:PORT)."
+        ),
+    )
+    parser.add_argument("--headless", action="store_true", help="no UI: JSON log lines")
+    parser.add_argument("--name", default="Tortured Domicile", help="the table's name")
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"default {DEFAULT_PORT}")
+    parser.add_argument(
+        "--interface",
+        metavar="IP",
+        help="the IPv4 address to listen and advertise on (default: every interface)",
+    )
+    parser.add_argument("--tables", type=int, default=1, metavar="N", help="1 to 9 tables")
+    parser.add_argument(
+        "--investigators", type=int, default=3, metavar="K", help=f"1 to {MAX_INVESTIGATORS}"
+    )
+    parser.add_argument("--difficulty", default="normal", metavar="D", help=_DIFFICULTIES)
+    parser.add_argument(
+        "--bots",
+        default="none",
+        metavar="SEATS",
+        help="investigator seats the host plays with bots: 1,3,5 | all | all-but-one | none",
+    )
+    parser.add_argument(
+        "--ghost", choices=("human", "bot"), default="human", help="who plays the Ghost"
+    )
+    parser.add_argument(
+        "--code",
+        action="append",
+        default=[],
+        metavar="CODE",
+        help="use this code (like 7-raven-lantern) for a table; repeat for more tables",
+    )
+    parser.add_argument("--data-dir", metavar="DIR", help="certificate, keys, logs and games")
+    parser.add_argument(
+        "--resume", action="store_true", help="bring back every unfinished table of the last run"
+    )
+    parser.add_argument(
+        "--bot-delay",
+        type=float,
+        metavar="S",
+        help="seconds a hosted bot waits before each move (default: 0 headless, 1.5 otherwise)",
+    )
+    parser.add_argument(
+        "--no-advertise", action="store_true", help="do not announce the tables by mDNS"
+    )
+    parser.add_argument(
+        "--exit-when-done", action="store_true", help="stop once every table's game is over"
+    )
+    parser.set_defaults(handler=run)
+
+
+def bot_seats(text: str, investigators: int) -> frozenset[int]:
+    """``--bots``: a comma-separated list of investigator seats, or all / all-but-one / none."""
+    word = text.strip().lower()
+    if word in ("", "none"):
+        return frozenset()
+    if word == "all":
+        return frozenset(range(1, investigators + 1))
+    if word == "all-but-one":
+        return frozenset(range(2, investigators + 1))
+    seats = set()
+    for part in word.split(","):
+        if not part.strip().isdigit():
+            raise CommandError(f"--bots: {part!r} is not a seat number (1 to {investigators})")
+        seat = int(part)
+        if not 1 <= seat <= investigators:
+            raise CommandError(f"--bots: seat {seat} is not an investigator seat 1-{investigators}")
+        seats.add(seat)
+    return frozenset(seats)
+
+
+def config_from(args: argparse.Namespace) -> HostConfig:
+    try:
+        difficulty = Difficulty(args.difficulty)
+    except ValueError:
+        raise CommandError(f"--difficulty must be one of {_DIFFICULTIES}") from None
+    try:
+        codes = tuple(parse_code(code) for code in args.code)
+    except BadJoinCode as exc:
+        raise CommandError(f"--code: {exc}") from None
+    if args.bot_delay is not None and args.bot_delay < 0:
+        raise CommandError("--bot-delay cannot be negative")
+    delay = args.bot_delay if args.bot_delay is not None else (0.0 if args.headless else 1.5)
+    config = HostConfig(
+        data_dir=Path(args.data_dir) if args.data_dir else default_data_dir(),
+        name=args.name,
+        interface=args.interface,
+        port=args.port,
+        tables=args.tables,
+        investigators=args.investigators,
+        difficulty=difficulty,
+        bot_seats=bot_seats(args.bots, args.investigators),
+        ghost_bot=args.ghost == "bot",
+        codes=codes,
+        resume=args.resume,
+        bot_delay=delay,
+        advertise=not args.no_advertise,
+    )
+    try:
+        config.check()
+    except HostError as exc:
+        raise CommandError(str(exc)) from None
+    if not 1 <= len(args.name) <= 40:
+        raise CommandError("--name must be 1 to 40 characters")
+    return config
+
+
+async def serve(config: HostConfig, headless: bool, exit_when_done: bool) -> int:
+    log = json_lines(sys.stdout) if headless else human_lines(sys.stdout, quiet=_HUMAN_QUIET)
+    host = await start_host(config, log)
+    if not headless:
+        print(f"Host fingerprint: {host.certificate.phrase}")
+        for table in host.tables():
+            print(f"Table {table.name!r}: code {table.code}  (join at {' or '.join(host.urls)})")
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(signum, stop.set)
+    waiters: list[asyncio.Future[Any]] = [
+        asyncio.ensure_future(stop.wait()),
+        asyncio.ensure_future(host.wait_failed()),
+    ]
+    if exit_when_done:
+        waiters.append(asyncio.ensure_future(host.wait_done()))
+    try:
+        await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for waiter in waiters:
+            waiter.cancel()
+        await host.close()
+    if host.failure is not None:
+        raise CommandError(host.failure, 1)
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    config = config_from(args)
+    try:
+        return asyncio.run(serve(config, args.headless, args.exit_when_done))
+    except (HostError, StoreError, IdentityError) as exc:
+        raise CommandError(str(exc)) from None
+    except TranscriptError as exc:
+        raise CommandError(f"a saved table's log does not check out: {exc}", 1) from None
+    except NetError as exc:
+        raise CommandError(str(exc), 1) from None

@@ -1,0 +1,148 @@
+"""A bot at a networked table: a policy deciding for one seat's ``PeerSession``.
+
+The bot is a player like any other: it joins with the code, proves its key,
+checks every event with its own replica, and signs its own actions.
+:class:`BotBrain` is the pure part: once the session is ready (seated,
+caught up, nothing in flight) it returns what the protocol owes (a
+commitment, a reveal) or what its policy decides, signed.  After a refusal
+it waits for the next event before deciding again, so a confused policy
+cannot flood the host.  :func:`run_bot` pumps it over a live
+:class:`~domicile_p2p.net.client.PeerClient`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from domicile_p2p.bots import Policy as BotPolicy
+from domicile_p2p.bots import make_policy
+from domicile_p2p.net.client import PeerClient
+from domicile_p2p.net.errors import NetError
+from domicile_p2p.net.peer_session import PeerSession
+from domicile_p2p.packs import Pack, load_default_pack
+from domicile_p2p.rules import RuleError
+from domicile_p2p.transcript import Event, SignedAction
+from domicile_p2p.transcript.errors import AgentMisuse
+from domicile_p2p.transcript.verify import VerifyReport, verify
+
+
+class PackMismatch(NetError):
+    """The table plays a card pack this bot does not have (it could not read the cards)."""
+
+
+@dataclass(frozen=True, slots=True)
+class BotOutcome:
+    """The transcript a bot ended the game with, and its own verification of it."""
+
+    events: tuple[Event, ...]
+    report: VerifyReport
+
+    @property
+    def valid(self) -> bool:
+        return self.report.valid
+
+
+class BotBrain:
+    """Decides for one seat, from exactly what the seat's replica and agent know."""
+
+    def __init__(
+        self,
+        session: PeerSession,
+        *,
+        pack: Pack | None = None,
+        seed: int | None = None,
+        on_illegal: Callable[[str], None] | None = None,
+    ) -> None:
+        self.session = session
+        self.pack = pack or load_default_pack()
+        self.seed = secrets.randbits(63) if seed is None else seed
+        self._on_illegal = on_illegal
+        self._policy: BotPolicy | None = None
+        self._stuck_at: int | None = None
+
+    def refused(self) -> None:
+        """The host refused our last action: decide again only after the next event."""
+        self._stuck_at = self.session.player.held
+
+    def _policy_for_seat(self) -> BotPolicy:
+        if self._policy is None:
+            replica = self.session.player.replica
+            seat = self.session.seat
+            assert replica is not None and seat is not None
+            pack_ref = replica.table.genesis.pack
+            if pack_ref.hash != self.pack.content_hash:
+                raise PackMismatch(
+                    f"the table plays pack {pack_ref.id} ({pack_ref.hash[:12]}...), "
+                    f"this bot has {self.pack.id} ({self.pack.content_hash[:12]}...)"
+                )
+            self._policy = make_policy(seat, self.pack, self.seed)
+        return self._policy
+
+    def decide(self) -> SignedAction | None:
+        """The next action to send now, signed, or ``None``."""
+        session = self.session
+        if not session.ready or session.finished:
+            return None
+        player = session.player
+        if self._stuck_at is not None:
+            if self._stuck_at == player.held:
+                return None
+            self._stuck_at = None
+        due = player.due()
+        if due is not None or not player.playing:
+            return due
+        view = player.view()
+        if view is None:
+            return None
+        action = self._policy_for_seat().act(view)
+        if action is None:
+            return None
+        try:
+            return player.play(action)
+        except (RuleError, AgentMisuse) as exc:
+            if self._on_illegal is not None:
+                self._on_illegal(f"the bot of seat {session.seat} chose an illegal move: {exc}")
+            self._stuck_at = player.held
+            return None
+
+    def outcome(self) -> BotOutcome:
+        replica = self.session.player.replica
+        events = replica.events if replica is not None else ()
+        return BotOutcome(tuple(events), verify(list(events)))
+
+
+async def run_bot(client: PeerClient, brain: BotBrain, *, delay: float = 0.0) -> BotOutcome:
+    """Play until the game is over, then verify the whole transcript this bot holds.
+
+    ``delay`` seconds pass before each decision (a person's pace); a fatal
+    error of the connection (a wrong code, a changed certificate, a bad
+    event from the host) is raised.
+    """
+    runner = asyncio.create_task(client.run())
+    seen = -1
+    refusals = 0
+    try:
+        while not client.session.finished:
+            waiter = asyncio.create_task(client.wait_changed(seen))
+            done, _ = await asyncio.wait({runner, waiter}, return_when=asyncio.FIRST_COMPLETED)
+            if runner in done:
+                waiter.cancel()
+                runner.result()  # re-raises the fatal error that ended the connection
+                break
+            seen = waiter.result()
+            if len(client.refusals) != refusals:
+                refusals = len(client.refusals)
+                brain.refused()
+            if delay > 0 and client.session.ready:
+                await asyncio.sleep(delay)
+            action = brain.decide()
+            if action is not None:
+                await client.submit(action)
+        await runner
+    finally:
+        if not runner.done():
+            runner.cancel()
+    return brain.outcome()

@@ -1,0 +1,258 @@
+"""The asyncio adapter of :class:`~domicile_p2p.net.peer_session.PeerSession`.
+
+It dials (a TLS websocket, or an in-process link to a host in the same
+process), checks the certificate against the pin, pumps frames and effects,
+and reconnects by itself with backoff when the connection drops.
+
+The reconnect loop is our own, on purpose: websockets' reconnecting
+``connect`` iterator retries every ``OSError`` forever, and a certificate
+mismatch or a wrong code must never be retried.  Here only
+:class:`~domicile_p2p.net.errors.Unreachable` conditions (refused or
+dropped connections, timeouts, a host shutting down) are retried, a bounded
+number of times; every other error ends :meth:`PeerClient.run`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import ssl
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Final, Protocol
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+
+from domicile_p2p.net.address import Address
+from domicile_p2p.net.effects import ActionRefused, Log, PeerEffect, Pin, Transmit
+from domicile_p2p.net.errors import HostIdentityChanged, HostMisbehaved, NetError, Unreachable
+from domicile_p2p.net.peer_session import PeerSession
+from domicile_p2p.net.pins import PinStore
+from domicile_p2p.net.tls import client_context, peer_fingerprint
+from domicile_p2p.net.wire import MAX_FRAME, decode_host, text
+from domicile_p2p.transcript import SignedAction
+
+_logger = logging.getLogger(__name__)
+
+OPEN_TIMEOUT: Final = 10.0
+
+
+class Transport(Protocol):
+    async def send(self, frame: str) -> None: ...
+
+    async def recv(self) -> str | bytes: ...
+
+    async def close(self) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Dialed:
+    transport: Transport
+    fingerprint: bytes
+    pinned: bool
+
+
+Dialer = Callable[[], Awaitable[Dialed]]
+LogSink = Callable[[str, Mapping[str, Any]], None]
+
+
+class _WebsocketTransport:
+    def __init__(self, websocket: ClientConnection) -> None:
+        self.websocket = websocket
+
+    async def send(self, frame: str) -> None:
+        await self.websocket.send(frame)
+
+    async def recv(self) -> str | bytes:
+        return await self.websocket.recv()
+
+    async def close(self) -> None:
+        await self.websocket.close()
+
+
+async def open_websocket(
+    address: Address, context: ssl.SSLContext | None = None
+) -> tuple[ClientConnection, bytes]:
+    """A TLS 1.3 websocket to ``address`` and the fingerprint of the certificate it showed."""
+    try:
+        websocket = await connect(
+            address.url,
+            ssl=context or client_context(),
+            max_size=MAX_FRAME,
+            compression=None,
+            proxy=None,  # never through an HTTP proxy from the environment
+            open_timeout=OPEN_TIMEOUT,
+            ping_interval=10,
+            ping_timeout=20,
+            close_timeout=2,
+            user_agent_header=None,
+        )
+    except (OSError, TimeoutError, InvalidHandshake, ConnectionClosed) as exc:
+        raise Unreachable(f"cannot reach {address}: {exc}") from None
+    except InvalidURI as exc:
+        raise Unreachable(f"not a websocket address: {exc}") from None
+    ssl_object = websocket.transport.get_extra_info("ssl_object")
+    try:
+        fingerprint = peer_fingerprint(ssl_object)
+    except ValueError as exc:
+        await websocket.close()
+        raise HostMisbehaved(f"{address}: {exc}") from None
+    return websocket, fingerprint
+
+
+def websocket_dialer(address: Address, pins: PinStore, expected: bytes | None = None) -> Dialer:
+    """Dial ``address``; refuse a certificate that differs from the pin (or ``expected``)."""
+
+    async def dial() -> Dialed:
+        websocket, fingerprint = await open_websocket(address)
+        try:
+            if expected is not None and expected != fingerprint:
+                raise HostIdentityChanged(address.pin_key, expected.hex(), fingerprint.hex())
+            pinned = pins.check(address.pin_key, fingerprint)
+        except NetError:
+            await websocket.close()
+            raise
+        return Dialed(_WebsocketTransport(websocket), fingerprint, pinned)
+
+    return dial
+
+
+@dataclass(frozen=True, slots=True)
+class Backoff:
+    """Delays between reconnection attempts: doubling from ``first`` up to ``cap``."""
+
+    first: float = 0.25
+    cap: float = 5.0
+    attempts: int = 20
+    """Failed attempts in a row before giving up, once the client had been seated."""
+    first_attempts: int = 6
+    """The same before the first seat: a host that was never reached is likely a typo."""
+
+    def delay(self, attempt: int) -> float:
+        return float(min(self.cap, self.first * 2.0 ** max(0, attempt - 1)))
+
+
+class PeerClient:
+    """Keeps a :class:`PeerSession` connected until its game is over (or a fatal error)."""
+
+    def __init__(
+        self,
+        session: PeerSession,
+        dial: Dialer,
+        *,
+        pins: PinStore | None = None,
+        pin_key: str | None = None,
+        backoff: Backoff | None = None,
+        log: LogSink | None = None,
+    ) -> None:
+        self.session = session
+        self._dial = dial
+        self._pins = pins
+        self._pin_key = pin_key
+        self._backoff = backoff or Backoff()
+        self._log = log or (lambda event, fields: _logger.info("%s %s", event, dict(fields)))
+        self._transport: Transport | None = None
+        self._version = 0
+        self._changed = asyncio.Event()
+        self._progressed = False
+        self._ever_seated = False
+        self.refusals: list[ActionRefused] = []
+        self.connections = 0
+
+    # ------------------------------------------------------------- for the driver
+
+    @property
+    def version(self) -> int:
+        """Goes up whenever something arrived that the driver may want to look at."""
+        return self._version
+
+    async def wait_changed(self, seen: int) -> int:
+        """Wait until :attr:`version` is past ``seen``; returns the new version."""
+        while self._version <= seen:
+            self._changed.clear()
+            await self._changed.wait()
+        return self._version
+
+    def _bump(self) -> None:
+        self._version += 1
+        self._changed.set()
+
+    async def submit(self, action: SignedAction) -> None:
+        await self._apply(self.session.submit(action))
+
+    # ------------------------------------------------------------- the loop
+
+    async def run(self) -> None:
+        """Play until the game is over.  Raises the fatal :class:`NetError` that stopped it."""
+        failures = 0
+        try:
+            while True:
+                try:
+                    dialed = await self._dial()
+                    self.connections += 1
+                    await self._pump(dialed)
+                    return
+                except (
+                    Unreachable,
+                    ConnectionError,
+                    ConnectionClosed,
+                    OSError,
+                    TimeoutError,
+                ) as exc:
+                    reason = str(exc) or type(exc).__name__
+                    self.session.connection_lost()
+                    self._transport = None
+                    self._bump()
+                    if self._progressed:
+                        failures = 0  # it was seated: this is a new outage, not the same one
+                        self._ever_seated = True
+                    failures += 1
+                    backoff = self._backoff
+                    limit = backoff.attempts if self._ever_seated else backoff.first_attempts
+                    if failures > limit:
+                        raise Unreachable(f"gave up after {limit} attempts: {reason}") from None
+                    delay = self._backoff.delay(failures)
+                    self._log("reconnecting", {"in": delay, "attempt": failures, "reason": reason})
+                    await asyncio.sleep(delay)
+        finally:
+            self._bump()
+
+    async def _pump(self, dialed: Dialed) -> None:
+        self._progressed = False
+        transport = dialed.transport
+        self._transport = transport
+        try:
+            await self._apply(self.session.connection_made(dialed.fingerprint, dialed.pinned))
+            while not self.session.finished:
+                frame = await transport.recv()
+                try:
+                    message = decode_host(frame)
+                except NetError as exc:
+                    raise HostMisbehaved(f"the host sent an invalid frame: {exc}") from None
+                effects = self.session.receive(message)
+                if self.session.seated:
+                    self._progressed = True
+                await self._apply(effects)
+                self._bump()
+        finally:
+            self._transport = None
+            with contextlib.suppress(Exception):
+                await transport.close()
+
+    async def _apply(self, effects: list[PeerEffect]) -> None:
+        for effect in effects:
+            match effect:
+                case Transmit(message):
+                    transport = self._transport
+                    if transport is not None:
+                        await transport.send(text(message))
+                case Pin(fingerprint):
+                    if self._pins is not None and self._pin_key is not None:
+                        self._pins.pin(self._pin_key, fingerprint)
+                case ActionRefused():
+                    self.refusals.append(effect)
+                    self._log("action-refused", {"code": effect.code, "reason": effect.message})
+                case Log(event, fields):
+                    self._log(event, fields)

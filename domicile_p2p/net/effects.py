@@ -1,0 +1,100 @@
+"""What a sans-I/O session asks its adapter to do, as frozen values.
+
+A session never touches a socket, a file or a clock.  It returns a list of
+these, *in order*, and the adapter carries them out in that order: in
+particular a :class:`Persist` is written to disk and fsync-ed before any
+later :class:`Send` leaves, so no peer ever sees an event the host could
+lose in a crash.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from domicile_p2p.net.wire import ClientMessage, HostMessage
+
+ConnectionId = int
+
+
+# ----------------------------------------------------------------- host side
+
+
+@dataclass(frozen=True, slots=True)
+class Send:
+    """Send ``message`` on connection ``connection``."""
+
+    connection: ConnectionId
+    message: HostMessage
+
+
+@dataclass(frozen=True, slots=True)
+class Close:
+    """Close ``connection`` (after the frames queued before it)."""
+
+    connection: ConnectionId
+    code: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Persist:
+    """Append ``events`` to table ``table``'s log on disk, durably, before going on."""
+
+    table: int
+    events: tuple[Mapping[str, Any], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TableChanged:
+    """Table ``table``'s seats or state changed: refresh its advert."""
+
+    table: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameFinished:
+    """Table ``table``'s game is over: archive its transcript."""
+
+    table: int
+    game_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class Log:
+    """One structured log record (a JSON line in headless mode)."""
+
+    event: str
+    fields: Mapping[str, Any] = field(default_factory=dict)
+
+
+HostEffect = Send | Close | Persist | TableChanged | GameFinished | Log
+
+
+# ----------------------------------------------------------------- client side
+
+
+@dataclass(frozen=True, slots=True)
+class Transmit:
+    """Send ``message`` to the host."""
+
+    message: ClientMessage
+
+
+@dataclass(frozen=True, slots=True)
+class Pin:
+    """The PAKE proved this fingerprint for the address dialled: pin it."""
+
+    fingerprint: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRefused:
+    """The host refused this seat's last action; ``message`` says which rule, for the player."""
+
+    code: str
+    message: str
+
+
+PeerEffect = Transmit | Pin | ActionRefused | Log

@@ -1,0 +1,118 @@
+"""The host's game at one table: the transcript's :class:`~domicile_p2p.transcript.Table`.
+
+The network layer does not sign, chain or judge anything itself: it hands
+each signed action to the ``Table`` (signatures, counters, protocol order,
+the rules engine, openings) and relays the events it returns.  This module
+only translates: the table's typed refusals into wire error codes, and its
+events into the JSON objects the wire carries.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from domicile_p2p.fairness.commit import GAME_ID_BYTES
+from domicile_p2p.identity import Identity, PublicKey
+from domicile_p2p.net.room import EventObject, Refusal, RoomConfig, SeatHolder
+from domicile_p2p.net.wire import ErrorCode
+from domicile_p2p.transcript import Check, Event, Rejected, SignedAction, Table, make_genesis
+from domicile_p2p.transcript.errors import HostMisuse, MalformedEvent
+from domicile_p2p.transcript.ledger import Step
+from domicile_p2p.transcript.packref import PackLike, card_lists
+
+_CODES: Final[dict[Check, ErrorCode]] = {
+    Check.FORMAT: ErrorCode.BAD_ACTION,
+    Check.PLAYER_SIGNATURES: ErrorCode.BAD_SIGNATURE,
+}
+
+
+class HostedGame:
+    """A :class:`~domicile_p2p.net.room.Game` backed by the transcript's ``Table``."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self._values: list[EventObject] = [event.value for event in table.events]
+
+    @classmethod
+    def start(
+        cls,
+        host: Identity,
+        config: RoomConfig,
+        holders: Sequence[SeatHolder],
+        pack: PackLike,
+    ) -> HostedGame:
+        """A new game: the genesis names every seat's key, the pack and a fresh game id."""
+        genesis = make_genesis(
+            game_id=secrets.token_bytes(GAME_ID_BYTES),
+            host=host.public_key,
+            difficulty=config.difficulty.value,
+            seats=[(holder.name, PublicKey.from_hex(holder.key)) for holder in holders],
+            pack_id=pack.id,
+            pack_hash=pack.content_hash,
+            cards=card_lists(pack),
+        )
+        return cls(Table.open(host, genesis))
+
+    @classmethod
+    def resume(cls, host: Identity, events: Sequence[Event]) -> HostedGame:
+        """The game of a saved log, every event checked again."""
+        return cls(Table.resume(host, events))
+
+    @property
+    def game_id(self) -> str:
+        return self.table.game_id
+
+    @property
+    def events(self) -> Sequence[EventObject]:
+        return self._values
+
+    @property
+    def event_objects(self) -> tuple[Event, ...]:
+        return self.table.events
+
+    @property
+    def ended(self) -> bool:
+        """Nothing more can happen: the seed is revealed (or an abort left nothing to wait for)."""
+        step = self.table.step
+        return step is Step.FINISHED or (step is Step.ABORTED and not self.table.awaiting())
+
+    def seat_key(self, seat: int) -> str:
+        return self.table.table.seat_keys[seat].hex
+
+    def submit(self, seat: int, action: Mapping[str, Any]) -> Sequence[EventObject]:
+        try:
+            signed = SignedAction.from_value(dict(action))
+        except MalformedEvent as exc:
+            raise Refusal(ErrorCode.BAD_ACTION, f"not a well-formed signed action: {exc}") from None
+        if signed.seat != seat:
+            raise Refusal(
+                ErrorCode.NOT_YOUR_SEAT,
+                f"you play seat {seat}; an action of seat {signed.seat} is not yours to send",
+            )
+        try:
+            events = self.table.submit(signed)
+        except Rejected as rejected:
+            raise Refusal(self._code(signed, rejected), str(rejected)) from None
+        values = [event.value for event in events]
+        self._values.extend(values)
+        return values
+
+    def abort(self, reason: str, seats: Sequence[int] = ()) -> EventObject:
+        try:
+            event = self.table.abort(reason, seats)
+        except HostMisuse as exc:
+            raise Refusal(ErrorCode.GAME_OVER, str(exc)) from None
+        self._values.append(event.value)
+        return event.value
+
+    def _code(self, signed: SignedAction, rejected: Rejected) -> ErrorCode:
+        if (
+            rejected.check is Check.PLAYER_SIGNATURES
+            and signed.seat in self.table.table.seats
+            and signed.counter <= self.table.last_counter(signed.seat)
+            and signed.signature_valid(self.table.table.seat_keys[signed.seat])
+        ):
+            return ErrorCode.REPLAY  # a genuine action of this seat, sent again
+        return _CODES.get(rejected.check, ErrorCode.RULE)

@@ -1,0 +1,583 @@
+"""The host's side of the protocol, sans I/O: connections in, effects out.
+
+Theory of operation
+-------------------
+:class:`HostSession` is the whole host minus its sockets, files and clock.
+The asyncio adapter (``server.py``) tells it what happened and carries out
+what it returns, in order::
+
+    connect(conn, remote, now)         a TLS websocket connection opened
+    receive(conn, message, now)        a frame decoded into a wire message
+    reject_frame(conn, error, now)     a frame the codec refused (WireError)
+    disconnect(conn, now)              the connection is gone
+    tick(now)                          time passed (handshake deadlines)
+
+Each returns a list of effects (``effects.py``): messages to send, connections
+to close, events to persist (fsync-ed *before* any later send), adverts to
+refresh, finished games to archive, and log records.  Nothing else happens:
+the same inputs always give the same outputs, which is what the fake-link
+tests rely on.
+
+A connection goes through three phases::
+
+    HELLO     the host sent Welcome(nonce).  The client sends Join (with its
+              PAKE message) -> CONFIRM, or Resume (signature over the nonce)
+              -> SEATED.
+    CONFIRM   the host sent its PAKE reply and confirmation.  The client's
+              Confirm carries its confirmation and its identity proof
+              -> SEATED, or a fatal error (wrong code, counted per address).
+    SEATED    the connection plays one seat: Act and Fetch.
+
+Whatever a connection sends, the worst it can do is lose its own
+connection: a frame the codec refuses, a message at the wrong moment or an
+action the table refuses gets a typed :class:`~domicile_p2p.net.wire.Error`
+and changes nothing; too many of those, a flood or a handshake that does
+not finish in time get a fatal one and a close.  Every other connection
+and every table carry on, and every refusal is logged.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Final
+
+import msgspec
+
+from domicile_p2p.net.auth import proof_holds
+from domicile_p2p.net.effects import (
+    Close,
+    ConnectionId,
+    GameFinished,
+    HostEffect,
+    Log,
+    Persist,
+    Send,
+    TableChanged,
+)
+from domicile_p2p.net.errors import WireError
+from domicile_p2p.net.limits import FailureLimiter, TokenBucket
+from domicile_p2p.net.pake import Binding, HostReply, host_reply
+from domicile_p2p.net.room import EventObject, Refusal, Room
+from domicile_p2p.net.wire import (
+    MAX_EVENTS_PER_FRAME,
+    MAX_FRAME,
+    PROTOCOL,
+    Act,
+    ClientMessage,
+    Confirm,
+    Error,
+    ErrorCode,
+    Events,
+    Fetch,
+    Join,
+    PakeReply,
+    Resume,
+    Seated,
+    Welcome,
+)
+
+CLOSE_NORMAL: Final = 1000
+CLOSE_GOING_AWAY: Final = 1001
+CLOSE_POLICY: Final = 1008
+NONCE_BYTES: Final = 32
+_FRAME_HEADROOM: Final = 512
+"""Bytes kept free in an Events frame for its envelope."""
+
+
+@dataclass(frozen=True, slots=True)
+class HostLimits:
+    handshake_timeout: float = 20.0
+    """Seconds a connection may take to sit down before it is closed."""
+    message_rate: float = 20.0
+    message_burst: float = 60.0
+    fetch_cost: float = 5.0
+    max_bad_frames: int = 5
+    """Refused frames a connection may send before it is closed."""
+    join_failures: int = 5
+    join_window: float = 60.0
+    """Wrong codes (or bad proofs) per remote address per window."""
+    pending_joins: int = 8
+    """Joins one remote address may have between the PAKE reply and its confirmation."""
+
+
+class _Phase(Enum):
+    HELLO = "hello"
+    CONFIRM = "confirm"
+    SEATED = "seated"
+
+
+@dataclass(slots=True)
+class _Connection:
+    id: ConnectionId
+    remote: str
+    nonce: bytes
+    opened: float
+    bucket: TokenBucket
+    phase: _Phase = _Phase.HELLO
+    bad_frames: int = 0
+    join: Join | None = None
+    reply: HostReply | None = None
+    table: int | None = None
+    seat: int | None = None
+    closing: bool = False
+    log_fields: dict[str, Any] = field(default_factory=dict)
+
+
+def _remote_host(remote: str) -> str:
+    """Rate limits are per address, not per (address, port)."""
+    if remote.startswith("["):
+        return remote[1 : remote.find("]")]
+    host, _, port = remote.rpartition(":")
+    return host if host and port.isdigit() and host.count(":") == 0 else remote
+
+
+def event_frames(start: int, events: Sequence[EventObject]) -> Iterator[Events]:
+    """``events`` (numbered from ``start``) split into frames under :data:`MAX_FRAME`."""
+    batch: list[EventObject] = []
+    size = 0
+    first = start
+    for offset, event in enumerate(events):
+        event_size = len(msgspec.json.encode(event)) + 1
+        if batch and (
+            size + event_size > MAX_FRAME - _FRAME_HEADROOM or len(batch) >= MAX_EVENTS_PER_FRAME
+        ):
+            yield Events(first, [dict(e) for e in batch])
+            batch, size, first = [], 0, start + offset
+        batch.append(event)
+        size += event_size
+    if batch:
+        yield Events(first, [dict(e) for e in batch])
+
+
+class HostSession:
+    """Every table of one host and every connection to it (see the module docstring)."""
+
+    def __init__(
+        self,
+        rooms: Iterable[Room],
+        fingerprint: bytes,
+        *,
+        limits: HostLimits | None = None,
+        nonce: Callable[[int], bytes] = secrets.token_bytes,
+    ) -> None:
+        self.rooms: dict[int, Room] = {room.nameplate: room for room in rooms}
+        self.fingerprint = fingerprint
+        self.limits = limits or HostLimits()
+        self._nonce = nonce
+        self._connections: dict[ConnectionId, _Connection] = {}
+        self._occupants: dict[tuple[int, int], ConnectionId] = {}
+        self._failures = FailureLimiter(self.limits.join_failures, self.limits.join_window)
+        self._pending: dict[str, int] = {}
+
+    # ------------------------------------------------------------- queries
+
+    def connected_seats(self, table: int) -> set[int]:
+        return {seat for (nameplate, seat) in self._occupants if nameplate == table}
+
+    def connection_seat(self, connection: ConnectionId) -> tuple[int, int] | None:
+        state = self._connections.get(connection)
+        if state is None or state.table is None or state.seat is None:
+            return None
+        return state.table, state.seat
+
+    def next_deadline(self) -> float | None:
+        pending = [
+            state.opened + self.limits.handshake_timeout
+            for state in self._connections.values()
+            if state.phase is not _Phase.SEATED and not state.closing
+        ]
+        return min(pending, default=None)
+
+    # ------------------------------------------------------------- inputs
+
+    def connect(self, connection: ConnectionId, remote: str, now: float) -> list[HostEffect]:
+        state = _Connection(
+            id=connection,
+            remote=remote,
+            nonce=self._nonce(NONCE_BYTES),
+            opened=now,
+            bucket=TokenBucket(self.limits.message_rate, self.limits.message_burst),
+        )
+        self._connections[connection] = state
+        return [
+            Log("connected", {"connection": connection, "remote": remote}),
+            Send(connection, Welcome(PROTOCOL, state.nonce.hex())),
+        ]
+
+    def receive(
+        self, connection: ConnectionId, message: ClientMessage, now: float
+    ) -> list[HostEffect]:
+        state = self._connections.get(connection)
+        if state is None or state.closing:
+            return []
+        cost = self.limits.fetch_cost if isinstance(message, Fetch) else 1.0
+        if not state.bucket.allow(now, cost):
+            return self._fatal(state, ErrorCode.FLOOD, "too many messages; slow down")
+        try:
+            match message:
+                case Join() if state.phase is _Phase.HELLO:
+                    return self._join(state, message, now)
+                case Confirm() if state.phase is _Phase.CONFIRM:
+                    return self._confirm(state, message, now)
+                case Resume() if state.phase is _Phase.HELLO:
+                    return self._resume(state, message, now)
+                case Act() if state.phase is _Phase.SEATED:
+                    return self._act(state, message)
+                case Fetch() if state.phase is _Phase.SEATED:
+                    return self._fetch(state, message)
+                case _:
+                    return self._bad(
+                        state,
+                        ErrorCode.UNEXPECTED,
+                        f"a {type(message).__name__.lower()} message is not expected now "
+                        f"({state.phase.value})",
+                    )
+        except WireError as exc:
+            return self._bad(state, ErrorCode(exc.code), str(exc))
+
+    def reject_frame(
+        self, connection: ConnectionId, error: WireError, now: float
+    ) -> list[HostEffect]:
+        state = self._connections.get(connection)
+        if state is None or state.closing:
+            return []
+        if not state.bucket.allow(now):
+            return self._fatal(state, ErrorCode.FLOOD, "too many messages; slow down")
+        return self._bad(state, ErrorCode(error.code), str(error))
+
+    def disconnect(self, connection: ConnectionId, now: float) -> list[HostEffect]:
+        state = self._connections.pop(connection, None)
+        if state is None:
+            return []
+        effects: list[HostEffect] = [Log("disconnected", {"connection": connection})]
+        if state.phase is _Phase.CONFIRM and state.reply is not None:
+            # The client saw our confirmation and hung up: its code was wrong.
+            self._leave_confirm(state, now, failed=True)
+            effects.append(
+                Log(
+                    "refused",
+                    {
+                        "connection": connection,
+                        "remote": state.remote,
+                        "table": state.table,
+                        "code": ErrorCode.WRONG_CODE.value,
+                        "reason": "the client left after the PAKE (a wrong code)",
+                        **state.log_fields,
+                    },
+                )
+            )
+        if state.table is None or state.seat is None:
+            return effects
+        key = (state.table, state.seat)
+        if self._occupants.get(key) != connection:
+            return effects  # superseded earlier: the seat is someone else's connection now
+        del self._occupants[key]
+        room = self.rooms[state.table]
+        released = room.release(state.seat)
+        effects.append(
+            Log(
+                "leave",
+                {"table": state.table, "seat": state.seat, "seat_released": released},
+            )
+        )
+        effects.extend(self._lobby_broadcast(room))
+        effects.append(TableChanged(room.nameplate))
+        return effects
+
+    def tick(self, now: float) -> list[HostEffect]:
+        effects: list[HostEffect] = []
+        for state in list(self._connections.values()):
+            if (
+                state.phase is not _Phase.SEATED
+                and not state.closing
+                and now - state.opened >= self.limits.handshake_timeout
+            ):
+                if state.phase is _Phase.CONFIRM and state.reply is not None:
+                    self._leave_confirm(state, now, failed=True)
+                effects += self._fatal(state, ErrorCode.UNEXPECTED, "the handshake took too long")
+        return effects
+
+    def shutdown(self) -> list[HostEffect]:
+        """Tell every connection the host is going away (they will come back after a restart)."""
+        effects: list[HostEffect] = []
+        for state in list(self._connections.values()):
+            if not state.closing:
+                state.closing = True
+                effects.append(
+                    Send(state.id, Error(ErrorCode.SHUTTING_DOWN, "the host is shutting down"))
+                )
+                effects.append(Close(state.id, CLOSE_GOING_AWAY, "host shutting down"))
+        return effects
+
+    # ------------------------------------------------------------- handshake
+
+    def _room(self, state: _Connection, protocol: int, table: int) -> Room:
+        if protocol != PROTOCOL:
+            raise Refusal(
+                ErrorCode.PROTOCOL_VERSION,
+                f"this host speaks protocol {PROTOCOL}, your client {protocol}: update one of them",
+            )
+        room = self.rooms.get(table)
+        if room is None:
+            raise Refusal(ErrorCode.UNKNOWN_TABLE, f"this host has no table {table}")
+        return room
+
+    def _check_rate(self, state: _Connection, now: float) -> None:
+        wait = self._failures.retry_after(_remote_host(state.remote), now)
+        if wait is not None:
+            raise Refusal(
+                ErrorCode.RATE_LIMITED,
+                f"too many failed attempts from your address; try again in {int(wait) + 1} s",
+            )
+
+    def _failed(self, state: _Connection, now: float, code: ErrorCode, message: str) -> Refusal:
+        count = self._failures.record_failure(_remote_host(state.remote), now)
+        state.log_fields["failures"] = count
+        return Refusal(code, message)
+
+    def _join(self, state: _Connection, message: Join, now: float) -> list[HostEffect]:
+        try:
+            room = self._room(state, message.protocol, message.table)
+            self._check_rate(state, now)
+        except Refusal as refusal:
+            return self._fatal(state, refusal.code, str(refusal))
+        address = _remote_host(state.remote)
+        if self._pending.get(address, 0) >= self.limits.pending_joins:
+            return self._fatal(
+                state, ErrorCode.RATE_LIMITED, "too many joins at once from your address"
+            )
+        binding = Binding(room.nameplate, self.fingerprint, bytes.fromhex(message.key), state.nonce)
+        reply = host_reply(room.config.code, binding, bytes.fromhex(message.pake))
+        # From here the client can tell from our confirmation whether its code was right.
+        # A client that then hangs up (or times out) is counted as a wrong code; the
+        # pending limit stops a guesser from trying many codes at once before that.
+        self._pending[address] = self._pending.get(address, 0) + 1
+        state.join, state.reply, state.phase = message, reply, _Phase.CONFIRM
+        state.table = room.nameplate
+        return [Send(state.id, PakeReply(reply.message.hex(), reply.mac.hex()))]
+
+    def _leave_confirm(self, state: _Connection, now: float, *, failed: bool) -> None:
+        """The connection is past its PAKE (confirmed, refused, or gone)."""
+        address = _remote_host(state.remote)
+        count = self._pending.get(address, 0) - 1
+        if count > 0:
+            self._pending[address] = count
+        else:
+            self._pending.pop(address, None)
+        state.reply = None
+        if failed:
+            state.log_fields["failures"] = self._failures.record_failure(address, now)
+
+    def _confirm(self, state: _Connection, message: Confirm, now: float) -> list[HostEffect]:
+        join, reply = state.join, state.reply
+        assert join is not None and reply is not None and state.table is not None
+        room = self.rooms[state.table]
+        key = bytes.fromhex(join.key)
+        confirmed = reply.client_confirmed(bytes.fromhex(message.mac))
+        proved = confirmed and proof_holds(
+            key, bytes.fromhex(message.proof), state.nonce, self.fingerprint, room.nameplate
+        )
+        self._leave_confirm(state, now, failed=not proved)
+        try:
+            if not confirmed:
+                raise Refusal(ErrorCode.WRONG_CODE, "wrong table code")
+            if not proved:
+                raise Refusal(ErrorCode.BAD_PROOF, "the identity proof does not verify")
+            seat = room.seat_of(join.key)
+            taken_back = seat is not None
+            if seat is None:
+                seat = room.take_seat(join.key, join.name, join.role, join.seat, bot=join.bot)
+        except Refusal as refusal:
+            return self._fatal(state, refusal.code, str(refusal))
+        return self._sit(
+            state, room, seat, join.have, "rejoin" if taken_back else "join", join.name
+        )
+
+    def _resume(self, state: _Connection, message: Resume, now: float) -> list[HostEffect]:
+        try:
+            room = self._room(state, message.protocol, message.table)
+            self._check_rate(state, now)
+            if not proof_holds(
+                bytes.fromhex(message.key),
+                bytes.fromhex(message.proof),
+                state.nonce,
+                self.fingerprint,
+                room.nameplate,
+            ):
+                raise self._failed(
+                    state, now, ErrorCode.BAD_PROOF, "the identity proof does not verify"
+                )
+        except Refusal as refusal:
+            return self._fatal(state, refusal.code, str(refusal))
+        seat = room.seat_of(message.key)
+        if seat is None:
+            # Not fatal: a client that still has the code may join instead, on this connection.
+            return [
+                Log("resume-refused", {"connection": state.id, "table": room.nameplate}),
+                Send(
+                    state.id,
+                    Error(ErrorCode.NOT_SEATED, "your key holds no seat at this table"),
+                ),
+            ]
+        holder = room.holders[seat]
+        return self._sit(state, room, seat, message.have, "resume", holder.name)
+
+    def _sit(
+        self, state: _Connection, room: Room, seat: int, have: int, how: str, name: str
+    ) -> list[HostEffect]:
+        effects: list[HostEffect] = []
+        previous = self._occupants.get((room.nameplate, seat))
+        if previous is not None and previous != state.id:
+            old = self._connections.get(previous)
+            if old is not None:
+                old.table = old.seat = None
+                effects += self._fatal(
+                    old, ErrorCode.SUPERSEDED, "you connected again from somewhere else"
+                )
+        state.phase, state.table, state.seat = _Phase.SEATED, room.nameplate, seat
+        state.join = state.reply = None
+        self._occupants[(room.nameplate, seat)] = state.id
+        events = room.game.events if room.game is not None else ()
+        effects.append(
+            Log(
+                how,
+                {
+                    "connection": state.id,
+                    "remote": state.remote,
+                    "table": room.nameplate,
+                    "seat": seat,
+                    "name": name,
+                },
+            )
+        )
+        effects.append(Send(state.id, Seated(room.nameplate, seat, len(events))))
+        start = min(have, len(events))
+        effects += [Send(state.id, frame) for frame in event_frames(start, events[start:])]
+        effects += self._lobby_broadcast(room)
+        effects.append(TableChanged(room.nameplate))
+        if room.game is None and room.full:
+            effects += self._begin(room)
+        return effects
+
+    # ------------------------------------------------------------- play
+
+    def _begin(self, room: Room) -> list[HostEffect]:
+        events = room.start()
+        assert room.game is not None
+        effects: list[HostEffect] = [
+            Log(
+                "game-started",
+                {"table": room.nameplate, "game_id": room.game.game_id, "name": room.config.name},
+            ),
+            Persist(room.nameplate, tuple(events)),
+        ]
+        effects += self._broadcast_events(room, 0, events)
+        effects += self._lobby_broadcast(room)
+        effects.append(TableChanged(room.nameplate))
+        return effects
+
+    def _act(self, state: _Connection, message: Act) -> list[HostEffect]:
+        assert state.table is not None and state.seat is not None
+        room = self.rooms[state.table]
+        if room.game is None:
+            return self._bad(state, ErrorCode.UNEXPECTED, "the game has not begun yet")
+        start = len(room.game.events)
+        try:
+            events = room.game.submit(state.seat, message.action)
+        except Refusal as refusal:
+            return [
+                Log(
+                    "rejected",
+                    {
+                        "connection": state.id,
+                        "table": room.nameplate,
+                        "seat": state.seat,
+                        "code": refusal.code.value,
+                        "reason": str(refusal),
+                    },
+                ),
+                Send(state.id, Error(refusal.code, _clip(str(refusal)))),
+            ]
+        effects: list[HostEffect] = [Persist(room.nameplate, tuple(events))]
+        effects += self._broadcast_events(room, start, events)
+        if room.game.ended:
+            effects.append(GameFinished(room.nameplate, room.game.game_id))
+            effects += self._lobby_broadcast(room)
+            effects.append(TableChanged(room.nameplate))
+        return effects
+
+    def _fetch(self, state: _Connection, message: Fetch) -> list[HostEffect]:
+        assert state.table is not None
+        room = self.rooms[state.table]
+        events = room.game.events if room.game is not None else ()
+        start = min(message.since, len(events))
+        return [Send(state.id, frame) for frame in event_frames(start, events[start:])]
+
+    def _broadcast_events(
+        self, room: Room, start: int, events: Sequence[EventObject]
+    ) -> list[HostEffect]:
+        frames = list(event_frames(start, events))
+        return [
+            Send(connection, frame)
+            for (nameplate, _seat), connection in sorted(self._occupants.items())
+            if nameplate == room.nameplate
+            for frame in frames
+        ]
+
+    def _lobby_broadcast(self, room: Room) -> list[HostEffect]:
+        lobby = room.lobby(self.connected_seats(room.nameplate))
+        return [
+            Send(connection, lobby)
+            for (nameplate, _seat), connection in sorted(self._occupants.items())
+            if nameplate == room.nameplate
+        ]
+
+    # ------------------------------------------------------------- refusals
+
+    def _bad(self, state: _Connection, code: ErrorCode, message: str) -> list[HostEffect]:
+        state.bad_frames += 1
+        if state.bad_frames > self.limits.max_bad_frames:
+            return self._fatal(state, code, f"{message} (too many bad messages)")
+        return [
+            Log(
+                "rejected",
+                {
+                    "connection": state.id,
+                    "remote": state.remote,
+                    "table": state.table,
+                    "seat": state.seat,
+                    "code": code.value,
+                    "reason": message,
+                },
+            ),
+            Send(state.id, Error(code, _clip(message))),
+        ]
+
+    def _fatal(self, state: _Connection, code: ErrorCode, message: str) -> list[HostEffect]:
+        state.closing = True
+        fields: dict[str, Any] = {
+            "connection": state.id,
+            "remote": state.remote,
+            "table": state.table,
+            "seat": state.seat,
+            "code": code.value,
+            "reason": message,
+            **state.log_fields,
+        }
+        return [
+            Log("refused", fields),
+            Send(state.id, Error(code, _clip(message), fatal=True)),
+            Close(state.id, CLOSE_POLICY, code.value),
+        ]
+
+
+def _clip(message: str) -> str:
+    return message if len(message) <= 500 else message[:497] + "..."
+
+
+def summary(effects: Iterable[HostEffect]) -> list[Mapping[str, Any]]:
+    """The log records among ``effects`` (handy for tests and debugging)."""
+    return [{"event": e.event, **e.fields} for e in effects if isinstance(e, Log)]

@@ -1,0 +1,82 @@
+"""Rate limits, as pure state machines over a ``now`` the caller passes in.
+
+- :class:`TokenBucket`: how fast one connection may send (a flood is cut off).
+- :class:`FailureLimiter`: how many wrong join codes one remote address may
+  try; after that it is refused until the window has passed, so guessing a
+  16-bit code online takes longer than any game night.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Final
+
+
+@dataclass(slots=True)
+class TokenBucket:
+    """``rate`` messages per second on average, bursts of up to ``burst``."""
+
+    rate: float
+    burst: float
+    tokens: float = field(default=-1.0)
+    updated: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.tokens < 0:
+            self.tokens = self.burst
+
+    def allow(self, now: float, cost: float = 1.0) -> bool:
+        if self.updated is not None:
+            self.tokens = min(self.burst, self.tokens + (now - self.updated) * self.rate)
+        self.updated = now
+        if self.tokens < cost:
+            return False
+        self.tokens -= cost
+        return True
+
+
+MAX_TRACKED_ADDRESSES: Final = 4096
+"""Bound the limiter's memory when someone sprays attempts from many addresses."""
+
+
+class FailureLimiter:
+    """At most ``limit`` failures per address in any ``window`` seconds."""
+
+    def __init__(self, limit: int = 5, window: float = 60.0) -> None:
+        self.limit = limit
+        self.window = window
+        self._failures: dict[str, deque[float]] = {}
+
+    def _recent(self, address: str, now: float) -> deque[float]:
+        failures = self._failures.get(address)
+        if failures is None:
+            return deque()
+        while failures and failures[0] <= now - self.window:
+            failures.popleft()
+        if not failures:
+            del self._failures[address]
+        return failures
+
+    @property
+    def tracked(self) -> int:
+        """How many addresses have failures on record."""
+        return len(self._failures)
+
+    def retry_after(self, address: str, now: float) -> float | None:
+        """Seconds until ``address`` may try again, or ``None`` if it may try now."""
+        failures = self._recent(address, now)
+        if len(failures) < self.limit:
+            return None
+        return failures[0] + self.window - now
+
+    def record_failure(self, address: str, now: float) -> int:
+        """Count one failure; returns how many ``address`` has in the window now."""
+        failures = self._recent(address, now)
+        if address not in self._failures:
+            if len(self._failures) >= MAX_TRACKED_ADDRESSES:
+                oldest = min(self._failures, key=lambda key: self._failures[key][-1])
+                del self._failures[oldest]
+            self._failures[address] = failures
+        failures.append(now)
+        return len(failures)

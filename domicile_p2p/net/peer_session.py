@@ -1,0 +1,349 @@
+"""A player's side of the protocol, sans I/O: host messages in, messages to send out.
+
+Theory of operation
+-------------------
+:class:`PeerSession` lives as long as the player's seat, across any number
+of connections.  The adapter (``client.py``) calls::
+
+    connection_made(fingerprint, pinned)   a TLS connection is up; fingerprint as seen
+    receive(message)                       a decoded host message
+    connection_lost()                      the connection dropped
+    submit(signed_action)                  the player (or the protocol) acts
+
+and carries out the returned effects (``effects.py``) in order.  Fatal
+conditions are raised as typed errors (``errors.py``): the adapter must not
+retry them.
+
+Each connection goes::
+
+    WELCOME   waiting for the host's Welcome(nonce).  With a seat already held
+              and a pinned certificate, send Resume (a signature over the
+              nonce); otherwise send Join with the code's PAKE message.
+    PAKE      waiting for the host's PAKE reply.  Its confirmation must verify
+              (else WrongCode: wrong code, or a relay with another certificate);
+              then the fingerprint is pinned and Confirm goes out.
+    SEATING   waiting for Seated (or, after a Resume the host does not know,
+              NOT_SEATED: fall back to Join when the code is known).
+    SEATED    events arrive in order and are checked by the seat's replica;
+              a gap asks for the missing ones (Fetch), an event that differs
+              from one already held is the host rewriting history (BadEvent).
+
+At most one action is in flight.  When a connection drops before its event
+came back, the action is sent again after the next catch-up unless the
+catch-up shows the host applied it (its counter is in the replica): nothing
+a player did is lost, and nothing is applied twice.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Final
+
+from domicile_p2p.identity import Identity
+from domicile_p2p.net.auth import sign_proof
+from domicile_p2p.net.codes import JoinCode
+from domicile_p2p.net.effects import ActionRefused, Log, PeerEffect, Pin, Transmit
+from domicile_p2p.net.errors import HostMisbehaved, Refused, Unreachable, WrongCode
+from domicile_p2p.net.pake import Binding, ClientPake
+from domicile_p2p.net.seat import BadEvent, SeatPlayer, SeatSecrets
+from domicile_p2p.net.wire import (
+    PROTOCOL,
+    Act,
+    Confirm,
+    Error,
+    ErrorCode,
+    Events,
+    Fetch,
+    HostMessage,
+    Join,
+    Lobby,
+    PakeReply,
+    Resume,
+    Role,
+    Seated,
+    Welcome,
+)
+from domicile_p2p.transcript import Event, MalformedEvent, SignedAction
+
+_ACTION_ERRORS: Final = frozenset(
+    {
+        ErrorCode.BAD_SIGNATURE,
+        ErrorCode.REPLAY,
+        ErrorCode.NOT_YOUR_SEAT,
+        ErrorCode.RULE,
+        ErrorCode.BAD_ACTION,
+        ErrorCode.UNEXPECTED,
+        ErrorCode.GAME_OVER,
+    }
+)
+
+
+class _Phase(Enum):
+    OFFLINE = "offline"
+    WELCOME = "welcome"
+    PAKE = "pake"
+    SEATING = "seating"
+    SEATED = "seated"
+
+
+class PeerSession:
+    """One player's seat at one table (see the module docstring)."""
+
+    def __init__(
+        self,
+        identity: Identity,
+        secrets: SeatSecrets,
+        nameplate: int,
+        *,
+        code: JoinCode | None,
+        name: str,
+        role: Role = Role.ANY,
+        seat: int | None = None,
+        bot: bool = False,
+    ) -> None:
+        if code is not None and code.nameplate != nameplate:
+            raise ValueError("the code is for another table than the one asked for")
+        self.identity = identity
+        self.nameplate = nameplate
+        self.code = code
+        self.name = name
+        self.role = role
+        self.seat_wish = seat
+        self.bot = bot
+        self.player = SeatPlayer(identity, secrets)
+        self.lobby: Lobby | None = None
+        self.in_flight: SignedAction | None = None
+        self._phase = _Phase.OFFLINE
+        self._fingerprint = b""
+        self._pinned = False
+        self._nonce = b""
+        self._pake: ClientPake | None = None
+        self._host_events = 0
+        self._fetching = False
+        self._resend = False
+
+    # ------------------------------------------------------------- queries
+
+    @property
+    def seat(self) -> int | None:
+        return self.player.seat
+
+    @property
+    def connected(self) -> bool:
+        return self._phase is not _Phase.OFFLINE
+
+    @property
+    def seated(self) -> bool:
+        return self._phase is _Phase.SEATED
+
+    @property
+    def caught_up(self) -> bool:
+        return self.seated and self.player.held >= self._host_events and not self._fetching
+
+    @property
+    def ready(self) -> bool:
+        """Seated, up to date, and no action of ours is waiting for its event."""
+        return self.caught_up and self.in_flight is None
+
+    @property
+    def finished(self) -> bool:
+        return self.player.finished
+
+    # ------------------------------------------------------------- inputs
+
+    def connection_made(self, fingerprint: bytes, pinned: bool) -> list[PeerEffect]:
+        self._phase = _Phase.WELCOME
+        self._fingerprint = fingerprint
+        self._pinned = pinned
+        self._fetching = False
+        self._resend = self.in_flight is not None
+        return []
+
+    def connection_lost(self) -> None:
+        self._phase = _Phase.OFFLINE
+        self._pake = None
+
+    def receive(self, message: HostMessage) -> list[PeerEffect]:
+        match message:
+            case Error():
+                return self._error(message)
+            case Welcome() if self._phase is _Phase.WELCOME:
+                return self._welcome(message)
+            case PakeReply() if self._phase is _Phase.PAKE:
+                return self._pake_reply(message)
+            case Seated() if self._phase is _Phase.SEATING:
+                return self._seated(message)
+            case Lobby() if self._phase is _Phase.SEATED:
+                self.lobby = message
+                return []
+            case Events() if self._phase is _Phase.SEATED:
+                return self._events(message)
+        raise HostMisbehaved(
+            f"the host sent {type(message).__name__} while this client was at {self._phase.value}"
+        )
+
+    def submit(self, action: SignedAction) -> list[PeerEffect]:
+        """Send a signed action of this seat (one at a time: wait for :attr:`ready`)."""
+        if self.in_flight is not None:
+            raise RuntimeError("an action is already waiting for its event")
+        self.in_flight = action
+        if self._phase is _Phase.SEATED:
+            return [Transmit(Act(action.value))]
+        self._resend = True  # goes out after the next catch-up
+        return []
+
+    # ------------------------------------------------------------- handshake
+
+    def _welcome(self, message: Welcome) -> list[PeerEffect]:
+        if message.protocol != PROTOCOL:
+            raise Refused(
+                ErrorCode.PROTOCOL_VERSION,
+                f"the host speaks protocol {message.protocol}, this client {PROTOCOL}",
+            )
+        self._nonce = bytes.fromhex(message.nonce)
+        if self.player.seat is not None and self._pinned:
+            self._phase = _Phase.SEATING
+            return [Transmit(self._resume_message())]
+        return self._join()
+
+    def _resume_message(self) -> Resume:
+        proof = sign_proof(self.identity, self._nonce, self._fingerprint, self.nameplate)
+        return Resume(
+            PROTOCOL,
+            self.nameplate,
+            self.identity.public_hex,
+            proof.hex(),
+            self.player.held,
+        )
+
+    def _join(self) -> list[PeerEffect]:
+        if self.code is None:
+            raise Refused(
+                ErrorCode.NOT_SEATED,
+                "this host does not know this player and no table code was given",
+            )
+        binding = Binding(
+            self.nameplate, self._fingerprint, self.identity.public_key.raw, self._nonce
+        )
+        self._pake = ClientPake(self.code, binding)
+        self._phase = _Phase.PAKE
+        return [
+            Transmit(
+                Join(
+                    protocol=PROTOCOL,
+                    table=self.nameplate,
+                    key=self.identity.public_hex,
+                    name=self.name,
+                    role=self.role,
+                    pake=self._pake.message.hex(),
+                    seat=self.seat_wish if self.player.seat is None else self.player.seat,
+                    bot=self.bot,
+                    have=self.player.held,
+                )
+            )
+        ]
+
+    def _pake_reply(self, message: PakeReply) -> list[PeerEffect]:
+        assert self._pake is not None
+        mac = self._pake.finish(bytes.fromhex(message.pake), bytes.fromhex(message.mac))
+        self._pake = None
+        proof = sign_proof(self.identity, self._nonce, self._fingerprint, self.nameplate)
+        self._phase = _Phase.SEATING
+        return [
+            Pin(self._fingerprint),
+            Log("pake-confirmed", {"table": self.nameplate}),
+            Transmit(Confirm(mac.hex(), proof.hex())),
+        ]
+
+    def _seated(self, message: Seated) -> list[PeerEffect]:
+        if message.table != self.nameplate:
+            raise HostMisbehaved(f"the host seated this client at table {message.table}")
+        if self.player.seat is not None and message.seat != self.player.seat:
+            raise HostMisbehaved(
+                f"the host moved this client from seat {self.player.seat} to {message.seat}"
+            )
+        if message.events < self.player.held:
+            raise BadEvent(
+                f"the host has {message.events} events, but this client already holds "
+                f"{self.player.held}: the host lost or rewrote history"
+            )
+        self.player.seat = message.seat
+        self._phase = _Phase.SEATED
+        self._host_events = message.events
+        effects: list[PeerEffect] = [
+            Log("seated", {"table": self.nameplate, "seat": message.seat, "events": message.events})
+        ]
+        return effects + self._after_events()
+
+    # ------------------------------------------------------------- play
+
+    def _events(self, message: Events) -> list[PeerEffect]:
+        effects: list[PeerEffect] = []
+        for offset, value in enumerate(message.events):
+            seq = message.start + offset
+            held = self.player.held
+            if seq < held:
+                self._same_as_held(seq, value)
+            elif seq == held:
+                self.player.receive(value)
+            else:
+                if not self._fetching:
+                    self._fetching = True
+                    effects.append(Log("gap", {"expected": held, "got": seq}))
+                    effects.append(Transmit(Fetch(held)))
+                break
+        else:
+            if self._fetching and self.player.held >= message.start:
+                self._fetching = False
+        self._host_events = max(self._host_events, message.start + len(message.events))
+        return effects + self._after_events()
+
+    def _same_as_held(self, seq: int, value: object) -> None:
+        try:
+            line = Event.from_value(value).line
+        except MalformedEvent as exc:
+            raise BadEvent(f"the host resent event {seq} malformed: {exc}") from None
+        if line != self.player.line(seq):
+            raise BadEvent(f"the host sent a different event {seq} than before: it rewrote history")
+
+    def _after_events(self) -> list[PeerEffect]:
+        action = self.in_flight
+        if action is None:
+            return []
+        if action.counter <= self.player.last_counter():
+            self.in_flight = None  # the host applied it: its event is in the replica
+            self._resend = False
+            return []
+        if self._resend and self.caught_up:
+            self._resend = False
+            return [
+                Log("resend", {"counter": action.counter}),
+                Transmit(Act(action.value)),
+            ]
+        return []
+
+    # ------------------------------------------------------------- refusals
+
+    def _error(self, message: Error) -> list[PeerEffect]:
+        code = message.code
+        if message.fatal:
+            if code is ErrorCode.WRONG_CODE:
+                raise WrongCode()
+            if code is ErrorCode.SHUTTING_DOWN:
+                raise Unreachable("the host is shutting down")
+            raise Refused(code, message.message)
+        if code is ErrorCode.NOT_SEATED and self._phase is _Phase.SEATING and self.code:
+            return [Log("resume-refused", {"table": self.nameplate}), *self._join()]
+        if code is ErrorCode.NOT_SEATED:
+            raise Refused(code, message.message)
+        if code in _ACTION_ERRORS and self.in_flight is not None:
+            self.in_flight = None
+            self._resend = False
+            agent = self.player.agent
+            if agent is not None:
+                agent.resync()
+            return [
+                Log("action-refused", {"code": code.value, "reason": message.message}),
+                ActionRefused(code.value, message.message),
+            ]
+        return [Log("host-error", {"code": code.value, "reason": message.message})]

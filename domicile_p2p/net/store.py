@@ -1,0 +1,138 @@
+"""The host's data dir: its tables, their event logs, their hosted bots, finished games.
+
+Layout (under the ``--data-dir``)::
+
+    identity-ed25519.pem              the host's signing key (``domicile_p2p.identity``)
+    host/tls-cert.pem, tls-key.pem    the TLS certificate: the host's fingerprint
+    host/tables/<nameplate>/table.json    the table: code, name, seats, difficulty, bots
+    host/tables/<nameplate>/events.jsonl  the transcript so far, one event per line, fsync-ed
+    host/tables/<nameplate>/bots/seat<N>/ a hosted bot's own data dir (its key, its secrets)
+    games/<game id>.json                  every finished game's transcript (``domicile verify``)
+
+``--resume`` reads ``host/tables`` back; a fresh start moves unfinished
+tables of an earlier run to ``host/discarded/<time>/`` rather than deleting them.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+from domicile_p2p import canonical
+from domicile_p2p.net.codes import JoinCode, parse_code
+from domicile_p2p.net.files import append_durably, read_lines, write_atomic
+from domicile_p2p.net.room import RoomConfig
+from domicile_p2p.rules import Difficulty
+from domicile_p2p.transcript import Event
+from domicile_p2p.transcript.files import write_transcript
+
+HOST_DIR: Final = "host"
+TABLES_DIR: Final = "tables"
+GAMES_DIR: Final = "games"
+TABLE_FILE: Final = "table.json"
+EVENTS_FILE: Final = "events.jsonl"
+
+
+class StoreError(Exception):
+    """A file of the host's data dir that cannot be used (named, with what to do)."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredTable:
+    """What ``table.json`` keeps: enough to rebuild the room with the same code."""
+
+    config: RoomConfig
+    bot_seats: frozenset[int]
+
+    def to_json(self) -> bytes:
+        config = self.config
+        return canonical.encode(
+            {
+                "nameplate": config.nameplate,
+                "code": str(config.code),
+                "name": config.name,
+                "investigators": config.investigators,
+                "difficulty": config.difficulty.value,
+                "bots": sorted(self.bot_seats),
+            }
+        )
+
+    @classmethod
+    def from_json(cls, data: bytes, source: Path) -> StoredTable:
+        try:
+            value: Any = canonical.decode(data)
+            code: JoinCode = parse_code(value["code"])
+            config = RoomConfig(
+                nameplate=int(value["nameplate"]),
+                code=code,
+                name=str(value["name"]),
+                investigators=int(value["investigators"]),
+                difficulty=Difficulty(value["difficulty"]),
+            )
+            bots = frozenset(int(seat) for seat in value["bots"])
+        except (canonical.CanonicalError, KeyError, TypeError, ValueError) as exc:
+            raise StoreError(f"{source} is damaged ({exc}); move it away to start afresh") from None
+        if code.nameplate != config.nameplate:
+            raise StoreError(f"{source}: the code does not match the table number")
+        return cls(config, bots)
+
+
+class HostStore:
+    def __init__(self, data_dir: Path) -> None:
+        self.data_dir = data_dir
+        self.host_dir = data_dir / HOST_DIR
+        self.tables_dir = self.host_dir / TABLES_DIR
+        self.games_dir = data_dir / GAMES_DIR
+
+    def table_dir(self, nameplate: int) -> Path:
+        return self.tables_dir / str(nameplate)
+
+    def bot_dir(self, nameplate: int, seat: int) -> Path:
+        return self.table_dir(nameplate) / "bots" / f"seat{seat}"
+
+    def stored_tables(self) -> list[StoredTable]:
+        if not self.tables_dir.is_dir():
+            return []
+        tables = []
+        for directory in sorted(self.tables_dir.iterdir()):
+            path = directory / TABLE_FILE
+            if path.is_file():
+                tables.append(StoredTable.from_json(path.read_bytes(), path))
+        return tables
+
+    def discard_all(self) -> Path | None:
+        """Move the tables of an earlier run out of the way; where they went, if anywhere."""
+        if not self.tables_dir.is_dir() or not any(self.tables_dir.iterdir()):
+            return None
+        target = self.host_dir / "discarded" / time.strftime("%Y%m%d-%H%M%S")
+        suffix = 0
+        while target.exists():
+            suffix += 1
+            target = target.with_name(f"{target.name}-{suffix}")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        self.tables_dir.rename(target)
+        return target
+
+    def save_table(self, table: StoredTable) -> None:
+        write_atomic(self.table_dir(table.config.nameplate) / TABLE_FILE, table.to_json())
+
+    def append_events(self, nameplate: int, lines: Iterable[bytes]) -> None:
+        append_durably(self.table_dir(nameplate) / EVENTS_FILE, lines)
+
+    def load_events(self, nameplate: int) -> list[Event]:
+        path = self.table_dir(nameplate) / EVENTS_FILE
+        events = []
+        for number, line in enumerate(read_lines(path), start=1):
+            try:
+                events.append(Event.from_json(line))
+            except Exception as exc:
+                raise StoreError(f"{path} line {number} is damaged: {exc}") from None
+        return events
+
+    def archive(self, game_id: str, events: Iterable[Event]) -> Path:
+        path = self.games_dir / f"{game_id}.json"
+        write_transcript(path, events)
+        return path

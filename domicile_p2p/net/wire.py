@@ -1,0 +1,247 @@
+"""The wire messages between a client and the host, and their codec.
+
+Every websocket frame is one JSON object, a msgspec Struct tagged by its
+``type`` field.  :func:`decode_client` / :func:`decode_host` accept exactly
+the messages of one direction and nothing else: a frame over
+:data:`MAX_FRAME` bytes, a binary frame, a frame that is not JSON, an
+unknown ``type``, a missing or unknown field or a value outside its range is
+a :class:`~domicile_p2p.net.errors.WireError` naming why, and never reaches
+a session.  The JSON Schemas in ``protocol/schema/wire/`` are generated from
+these classes (``python -m domicile_p2p.net.schema``) and ``protocol/WIRE.md``
+describes the conversation.
+
+Bytes travel as lower-case hex.  Transcript values (signed actions and
+events) travel as JSON objects here and are parsed and checked by the
+transcript layer, which owns their format.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Annotated, Any, Final
+
+import msgspec
+
+from domicile_p2p.net.errors import WireError
+
+PROTOCOL: Final = 1
+"""Version of this wire protocol (``Welcome``/``Join``/``Resume`` carry it)."""
+
+MAX_FRAME: Final = 64 * 1024
+"""Largest frame either side accepts, in bytes (websockets' ``max_size``)."""
+
+MAX_EVENTS_PER_FRAME: Final = 64
+
+Hex32 = Annotated[str, msgspec.Meta(pattern="^[0-9a-f]{64}$", description="32 bytes, hex")]
+Hex64 = Annotated[str, msgspec.Meta(pattern="^[0-9a-f]{128}$", description="64 bytes, hex")]
+PakeMessage = Annotated[
+    str, msgspec.Meta(pattern="^[0-9a-f]{66}$", description="a SPAKE2 message (33 bytes), hex")
+]
+Nameplate = Annotated[int, msgspec.Meta(ge=1, le=9, description="which of the host's tables")]
+Count = Annotated[int, msgspec.Meta(ge=0, le=2**53 - 1)]
+Seat = Annotated[int, msgspec.Meta(ge=0, le=6, description="0 is the Ghost, 1-6 investigators")]
+PlayerName = Annotated[str, msgspec.Meta(min_length=1, max_length=40)]
+Text = Annotated[str, msgspec.Meta(max_length=500)]
+Object = dict[str, Any]
+
+
+class Role(StrEnum):
+    GHOST = "ghost"
+    INVESTIGATOR = "investigator"
+    ANY = "any"
+
+
+class TableState(StrEnum):
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    ENDED = "ended"
+
+
+class ErrorCode(StrEnum):
+    """Why the host refused a message.  Fatal ones are followed by closing the connection."""
+
+    BAD_FRAME = "bad-frame"  # not a JSON object, or a binary frame
+    TOO_LARGE = "too-large"  # over MAX_FRAME
+    BAD_MESSAGE = "bad-message"  # JSON, but not a valid message
+    UNEXPECTED = "unexpected"  # a valid message at the wrong moment
+    PROTOCOL_VERSION = "protocol-version"
+    UNKNOWN_TABLE = "unknown-table"
+    WRONG_CODE = "wrong-code"
+    RATE_LIMITED = "rate-limited"
+    TABLE_FULL = "table-full"
+    ROLE_TAKEN = "role-taken"
+    NOT_SEATED = "not-seated"
+    BAD_PROOF = "bad-proof"  # the identity signature over the challenge is wrong
+    BAD_SIGNATURE = "bad-signature"
+    REPLAY = "replay"  # an action counter already used
+    NOT_YOUR_SEAT = "not-your-seat"
+    RULE = "rule"  # the rules engine refused the action (out of turn, illegal move)
+    BAD_ACTION = "bad-action"  # not a well-formed signed action
+    FLOOD = "flood"
+    SUPERSEDED = "superseded"  # the same player connected again elsewhere
+    SHUTTING_DOWN = "shutting-down"
+    GAME_OVER = "game-over"
+
+
+class _Message(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type"):
+    pass
+
+
+# ----------------------------------------------------------------- client -> host
+
+
+class Join(_Message, frozen=True, tag="join"):
+    """Take a seat at table ``table`` with the code's PAKE (first of two messages)."""
+
+    protocol: int
+    table: Nameplate
+    key: Hex32
+    name: PlayerName
+    role: Role
+    pake: PakeMessage
+    seat: Seat | None = None
+    bot: bool = False
+    have: Count = 0
+
+
+class Confirm(_Message, frozen=True, tag="confirm"):
+    """The client's PAKE confirmation and its signature over the host's challenge."""
+
+    mac: Hex32
+    proof: Hex64
+
+
+class Resume(_Message, frozen=True, tag="resume"):
+    """Take back a seat already held by ``key`` (no code: the pinned certificate suffices)."""
+
+    protocol: int
+    table: Nameplate
+    key: Hex32
+    proof: Hex64
+    have: Count
+
+
+class Act(_Message, frozen=True, tag="act"):
+    """One signed action of this player's seat."""
+
+    action: Object
+
+
+class Fetch(_Message, frozen=True, tag="fetch"):
+    """Send me the events from ``since`` (0-based sequence number) on."""
+
+    since: Count
+
+
+ClientMessage = Join | Confirm | Resume | Act | Fetch
+
+
+# ----------------------------------------------------------------- host -> client
+
+
+class Welcome(_Message, frozen=True, tag="welcome"):
+    """First frame of every connection: the protocol and this connection's challenge."""
+
+    protocol: int
+    nonce: Hex32
+
+
+class PakeReply(_Message, frozen=True, tag="pake"):
+    pake: PakeMessage
+    mac: Hex32
+
+
+class SeatStatus(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    seat: Seat
+    name: PlayerName | None
+    key: Hex32 | None
+    bot: bool
+    connected: bool
+
+
+class Lobby(_Message, frozen=True, tag="lobby"):
+    """Who sits where; sent to everyone at the table whenever it changes."""
+
+    table: Nameplate
+    name: PlayerName
+    state: TableState
+    difficulty: str
+    seats: list[SeatStatus]
+
+
+class Seated(_Message, frozen=True, tag="seated"):
+    """The handshake is over: this connection plays ``seat`` at ``table``."""
+
+    table: Nameplate
+    seat: Seat
+    events: Count
+
+
+class Events(_Message, frozen=True, tag="events"):
+    """Transcript events ``start``, ``start + 1``, ... in order."""
+
+    start: Count
+    events: list[Object]
+
+
+class Error(_Message, frozen=True, tag="error"):
+    """A refusal.  ``fatal`` means the host closes this connection next."""
+
+    code: ErrorCode
+    message: Text
+    fatal: bool = False
+
+
+HostMessage = Welcome | PakeReply | Lobby | Seated | Events | Error
+
+_client_decoder: Final = msgspec.json.Decoder(ClientMessage)
+_host_decoder: Final = msgspec.json.Decoder(HostMessage)
+_encoder: Final = msgspec.json.Encoder()
+
+
+def encode(message: ClientMessage | HostMessage) -> bytes:
+    data = _encoder.encode(message)
+    if len(data) > MAX_FRAME:
+        # Our own bug (the event batching keeps frames small): never send it.
+        raise ValueError(f"{type(message).__name__} is {len(data)} bytes, over {MAX_FRAME}")
+    return data
+
+
+def _decode(decoder: msgspec.json.Decoder[Any], frame: str | bytes) -> Any:
+    # websockets hands text frames over as str and binary frames as bytes.
+    if not isinstance(frame, str):
+        raise WireError(ErrorCode.BAD_FRAME, "binary frames are not part of the protocol")
+    data = frame.encode("utf-8", errors="surrogatepass")
+    if len(data) > MAX_FRAME:
+        raise WireError(ErrorCode.TOO_LARGE, f"frame of {len(data)} bytes over {MAX_FRAME}")
+    try:
+        return decoder.decode(data)
+    except msgspec.ValidationError as exc:
+        raise WireError(ErrorCode.BAD_MESSAGE, f"invalid message: {exc}") from None
+    except msgspec.DecodeError as exc:
+        raise WireError(ErrorCode.BAD_FRAME, f"not a JSON message: {exc}") from None
+    except RecursionError:
+        raise WireError(ErrorCode.BAD_FRAME, "JSON nested too deeply") from None
+
+
+def decode_client(frame: str | bytes) -> ClientMessage:
+    """A client's frame as a message, or a :class:`WireError`."""
+    message: ClientMessage = _decode(_client_decoder, frame)
+    return message
+
+
+def decode_host(frame: str | bytes) -> HostMessage:
+    """The host's frame as a message, or a :class:`WireError`."""
+    message: HostMessage = _decode(_host_decoder, frame)
+    return message
+
+
+def text(message: ClientMessage | HostMessage) -> str:
+    """A message as the text frame websockets sends."""
+    return encode(message).decode("utf-8")
+
+
+SCHEMA_TYPES: Final[dict[str, Any]] = {
+    "client-to-host": ClientMessage,
+    "host-to-client": HostMessage,
+}

@@ -1,0 +1,104 @@
+"""mDNS adverts and discovery, on 127.0.0.1 only."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+from live_support import domicile, environment, network_bot
+
+from domicile_p2p.net.codes import parse_code
+from domicile_p2p.net.discovery import (
+    BadAdvert,
+    TableAdvert,
+    discover,
+    instance_label,
+)
+from domicile_p2p.net.host import HostConfig, start_host
+from domicile_p2p.net.wire import Role, TableState
+
+LOOPBACK = "127.0.0.1"
+
+
+def advert(fingerprint: str, free: int = 3, state: TableState = TableState.LOBBY) -> TableAdvert:
+    return TableAdvert(
+        name="Friday night",
+        nameplate=4,
+        fingerprint=fingerprint,
+        seats_free=free,
+        seats_total=4,
+        difficulty="normal",
+        state=state,
+    )
+
+
+def test_txt_round_trips_and_junk_is_refused() -> None:
+    original = advert("a" * 64)
+    assert TableAdvert.from_txt(original.txt()) == original
+    for key, value in [
+        ("fp", "zz"),
+        ("free", "-1"),
+        ("table", "10"),
+        ("state", "sleeping"),
+        ("v", "x"),
+    ]:
+        with pytest.raises(BadAdvert):
+            TableAdvert.from_txt({**original.txt(), key: value})
+    with pytest.raises(BadAdvert, match="no 'name'"):
+        TableAdvert.from_txt({k: v for k, v in original.txt().items() if k != "name"})
+
+
+def test_instance_labels_are_dns_safe() -> None:
+    assert instance_label("a.b  c") == "a b c"
+    assert instance_label("   ") == "table"
+    assert len(instance_label("é" * 100).encode()) <= 63
+
+
+@pytest.mark.slow
+async def test_hosts_advertise_their_tables_and_discover_finds_and_updates_them(
+    tmp_path: Path,
+) -> None:
+    records: list[dict] = []
+
+    def log(event: str, fields: dict) -> None:
+        records.append({"event": event, **fields})
+
+    options = {"interface": LOOPBACK, "port": 0, "name": "Friday", "investigators": 1}
+    first = await start_host(HostConfig(data_dir=tmp_path / "a", **options), log)
+    second = await start_host(HostConfig(data_dir=tmp_path / "b", **options), log)
+    try:
+        while len(advertised := [r for r in records if r["event"] == "advertised"]) < 2:
+            await asyncio.sleep(0.05)
+        instances = sorted(record["instance"] for record in advertised)
+        assert instances[0] == "Friday" and instances[1] != "Friday", "renamed, not merged"
+        process = await asyncio.create_subprocess_exec(
+            *domicile("discover", "--json", "--timeout", "1.5", "--interface", LOOPBACK),
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            env=environment(),
+        )
+        out, err = await asyncio.wait_for(process.communicate(), 30)
+        assert process.returncode == 0, err
+        listed = {entry["port"]: entry for entry in map(json.loads, out.decode().splitlines())}
+        assert {first.port, second.port} <= set(listed), "both hosts are listed"
+        one = listed[first.port]
+        assert one["name"] == "Friday" and one["address"] == LOOPBACK
+        assert one["fingerprint"] == first.certificate.fingerprint_hex
+        assert (one["seats_free"], one["seats_total"], one["state"]) == (2, 2, "lobby")
+        assert listed[second.port]["fingerprint"] == second.certificate.fingerprint_hex
+        [table] = first.tables()
+        bot = network_bot(tmp_path / "p", one["url"], parse_code(table.code), role=Role.GHOST)
+        joining = asyncio.create_task(bot.client.run())
+        while not bot.session.seated:
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.3)
+        tables = await discover(timeout=1.0, interface=LOOPBACK)
+        assert {t.port: t.advert.seats_free for t in tables}[first.port] == 1, "seats fill"
+        joining.cancel()
+    finally:
+        await second.close()
+        await first.close()
+    tables = await discover(timeout=1.0, interface=LOOPBACK)
+    assert not [t for t in tables if t.port in (first.port, second.port)], "withdrawn"

@@ -1,0 +1,111 @@
+"""The wire codec: every frame is size-limited and validated before a session sees it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from domicile_p2p.net import schema, wire
+from domicile_p2p.net.errors import WireError
+
+REPO = Path(__file__).resolve().parents[2]
+KEY = "ab" * 32
+PROOF = "cd" * 64
+
+
+def join(**changes: object) -> dict[str, object]:
+    message: dict[str, object] = {
+        "type": "join",
+        "protocol": wire.PROTOCOL,
+        "table": 7,
+        "key": KEY,
+        "name": "Ada",
+        "role": "investigator",
+        "pake": "41" + "00" * 32,
+    }
+    message.update(changes)
+    return message
+
+
+def test_every_message_round_trips() -> None:
+    messages: list[wire.ClientMessage | wire.HostMessage] = [
+        wire.Join(wire.PROTOCOL, 7, KEY, "Ada", wire.Role.GHOST, "41" + "00" * 32),
+        wire.Confirm(KEY, PROOF),
+        wire.Resume(wire.PROTOCOL, 3, KEY, PROOF, 12),
+        wire.Act({"kind": "lock", "n": 1}),
+        wire.Fetch(4),
+    ]
+    for message in messages:
+        assert wire.decode_client(wire.text(message)) == message
+    replies: list[wire.HostMessage] = [
+        wire.Welcome(wire.PROTOCOL, KEY),
+        wire.PakeReply("42" + "00" * 32, KEY),
+        wire.Seated(7, 0, 3),
+        wire.Lobby(
+            7,
+            "Friday",
+            wire.TableState.LOBBY,
+            "normal",
+            [wire.SeatStatus(0, "Ada", KEY, bot=False, connected=True)],
+        ),
+        wire.Events(0, [{"seq": 0}]),
+        wire.Error(wire.ErrorCode.RULE, "not now", fatal=False),
+    ]
+    for reply in replies:
+        assert wire.decode_host(wire.text(reply)) == reply
+
+
+@pytest.mark.parametrize(
+    ("frame", "code", "reason"),
+    [
+        (b"{}", "bad-frame", "binary frames"),
+        ("not json", "bad-frame", "not a JSON message"),
+        ("[1, 2]", "bad-message", "Expected `object`"),
+        (json.dumps({"type": "shout"}), "bad-message", "Invalid value 'shout'"),
+        (json.dumps({"type": "welcome", "protocol": 1, "nonce": KEY}), "bad-message", "type"),
+        (json.dumps(join(key="AB" * 32)), "bad-message", "key"),
+        (json.dumps(join(table=0)), "bad-message", "table"),
+        (json.dumps(join(name="")), "bad-message", "name"),
+        (json.dumps(join(name="x" * 41)), "bad-message", "name"),
+        (json.dumps(join(role="king")), "bad-message", "role"),
+        (json.dumps(join(extra=1)), "bad-message", "unknown field `extra`"),
+        (json.dumps({"type": "fetch", "since": -1}), "bad-message", "since"),
+        (json.dumps({"type": "fetch", "since": 1.5}), "bad-message", "since"),
+        ('{"type":"act","action":{"t":"' + "x" * wire.MAX_FRAME + '"}}', "too-large", "over"),
+    ],
+    ids=lambda value: str(value)[:30],
+)
+def test_bad_frames_are_typed_errors(frame: str | bytes, code: str, reason: str) -> None:
+    with pytest.raises(WireError, match=reason) as caught:
+        wire.decode_client(frame)
+    assert caught.value.code == code
+
+
+def test_deeply_nested_json_is_refused_without_a_recursion_error() -> None:
+    deep = '{"type":"act","action":{"a":' + "[" * 30000 + "]" * 30000 + "}}"
+    with pytest.raises(WireError):
+        wire.decode_client(deep)
+
+
+def test_the_host_never_sends_a_frame_over_the_limit() -> None:
+    with pytest.raises(ValueError, match="over"):
+        wire.encode(wire.Events(0, [{"blob": "x" * wire.MAX_FRAME}]))
+
+
+def test_published_schemas_are_up_to_date() -> None:
+    """Regenerate with: python -m domicile_p2p.net.schema protocol/schema/wire"""
+    directory = REPO / "protocol" / "schema" / "wire"
+    for name, text in schema.schemas().items():
+        path = directory / name
+        assert path.exists(), f"{path} is missing: run python -m domicile_p2p.net.schema"
+        assert path.read_text(encoding="utf-8") == text, f"{path} is out of date"
+
+
+def test_schemas_describe_every_message_type() -> None:
+    generated = {name: json.loads(text) for name, text in schema.schemas().items()}
+    client = generated["client-to-host.schema.json"]["discriminator"]["mapping"]
+    host = generated["host-to-client.schema.json"]["discriminator"]["mapping"]
+    assert set(client) == {"join", "confirm", "resume", "act", "fetch"}
+    assert set(host) == {"welcome", "pake", "lobby", "seated", "events", "error"}
