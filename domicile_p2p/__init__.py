@@ -7,6 +7,9 @@ The package is layered from the inside out (DESIGN.md section 1):
 - ``packs``     card packs: loading, validation, content hash
 - ``bots``      policies that play any seat from what that seat may see
 - ``sim``       bot-only games in bulk: win rates per difficulty
+- ``identity``  Ed25519 identity keys in the user data dir
+- ``transcript`` the signed, hash-chained game log: Table, Replica, agents, verify
+- ``net``       LAN play: TLS host, join codes, discovery, sessions, network bots
 - ``cli``       the ``domicile`` command
 """
 
