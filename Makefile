@@ -31,7 +31,7 @@ contracts: $(STAMP)
 	$(BIN)/lint-imports
 
 pytest: $(STAMP)
-	$(BIN)/pytest --cov=domicile_p2p --cov-branch --cov-report=term:skip-covered $(PYTEST_ARGS)
+	$(BIN)/pytest --cov=domicile_p2p --cov=domicile_tui --cov-branch --cov-report=term:skip-covered $(PYTEST_ARGS)
 
 simulate: $(STAMP)
 	$(BIN)/domicile simulate $(ARGS)

@@ -74,8 +74,8 @@ from domicile_p2p.rules.model import (
     TableConfig,
     Verdict,
 )
-from domicile_p2p.rules.phases import MOVES, TRANSITIONS, Trigger
-from domicile_p2p.rules.view import GhostKnowledge, View, public, view
+from domicile_p2p.rules.phases import MOVES, PHASE_DESCRIPTIONS, TRANSITIONS, Trigger
+from domicile_p2p.rules.visibility import GhostKnowledge, View, public, view
 
 __all__ = [
     "CATEGORY_ORDER",
@@ -88,6 +88,7 @@ __all__ = [
     "MAX_CHAT_LENGTH",
     "MAX_INVESTIGATORS",
     "MOVES",
+    "PHASE_DESCRIPTIONS",
     "TRANSITIONS",
     "Action",
     "AlreadyServed",

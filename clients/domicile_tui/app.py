@@ -1,0 +1,337 @@
+"""The application: one session to a table, its latest news, and the screen that fits it.
+
+The app keeps the latest of everything the session said (the lobby, the
+view, the chat, the connection's status, the verification report) as
+reactive attributes; screens watch them and hand them down to widgets.
+Which screen shows is a function of that news (:meth:`DomicileApp.route`),
+so the player is always where the game is: the lobby before a game, the
+investigator's table or the Ghost's screen during it, Stage Two, the end.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Iterable
+from pathlib import Path
+from typing import Any, ClassVar
+
+from textual import work
+from textual.app import App, SystemCommand
+from textual.binding import Binding, BindingType
+from textual.reactive import reactive
+from textual.screen import ModalScreen, Screen
+
+from domicile_p2p.rules import GHOST, Action, CulpritSeance, Phase, Seance, Stage, View
+from domicile_tui.connect import TableDoor
+from domicile_tui.keys import CARDS, EVERYWHERE
+from domicile_tui.networked import JoinTicket
+from domicile_tui.screens.card import CardScreen
+from domicile_tui.screens.confirm import ConfirmScreen
+from domicile_tui.screens.culprit import CulpritScreen
+from domicile_tui.screens.end import EndScreen
+from domicile_tui.screens.export import ExportScreen
+from domicile_tui.screens.ghost import GhostScreen
+from domicile_tui.screens.help import HelpScreen, HelpSection
+from domicile_tui.screens.investigator import InvestigatorScreen
+from domicile_tui.screens.join import JoinScreen
+from domicile_tui.screens.lobby import LobbyScreen
+from domicile_tui.screens.seance import SeanceScreen
+from domicile_tui.screens.setup import HostSetupScreen
+from domicile_tui.screens.start import StartScreen
+from domicile_tui.session import (
+    ActionRefused,
+    ChatLine,
+    ChatPosted,
+    GameVerified,
+    LobbyChanged,
+    LobbyInfo,
+    Role,
+    SessionClosed,
+    SessionEvent,
+    Severity,
+    Status,
+    StatusChanged,
+    TableSession,
+    TableSettings,
+    Verification,
+    ViewChanged,
+)
+from domicile_tui.theme import CANDLELIGHT
+
+STYLES = Path(__file__).parent / "styles"
+CLOSE_TIMEOUT = 3.0
+"""Seconds to leave the table cleanly when quitting."""
+
+NOT_AT_A_TABLE = Status("Not at a table", connected=False)
+
+# Screens that belong to the start of the evening (no table yet).
+_FRONT_DOOR = (StartScreen, HostSetupScreen, JoinScreen)
+
+# Every screen, in the order a game meets them (the help lists them so).
+SCREENS: tuple[type[Screen[Any]], ...] = (
+    StartScreen,
+    HostSetupScreen,
+    JoinScreen,
+    LobbyScreen,
+    InvestigatorScreen,
+    GhostScreen,
+    SeanceScreen,
+    CulpritScreen,
+    EndScreen,
+    ExportScreen,
+    CardScreen,
+    ConfirmScreen,
+)
+
+
+def help_sections(current: type[Screen[Any]]) -> list[HelpSection]:
+    """The help's sections: this screen's keys, cards, everywhere, then every other screen."""
+
+    def section(screen: type[Screen[Any]]) -> HelpSection:
+        return (getattr(screen, "HELP_TITLE", screen.__name__), getattr(screen, "HELP_KEYS", ()))
+
+    sections = [section(current)] if current in SCREENS else []
+    sections += [("Cards and dreams", CARDS), ("Everywhere", EVERYWHERE)]
+    sections += [section(screen) for screen in SCREENS if screen is not current]
+    return [s for s in sections if s[1]]
+
+
+class DomicileApp(App[None]):
+    """Tortured Domicile in the terminal."""
+
+    TITLE = "Tortured Domicile"
+    # Textual declares CSS_PATH without ClassVar; re-annotating it upsets mypy.
+    CSS_PATH = [  # noqa: RUF012
+        STYLES / "base.tcss",
+        STYLES / "front.tcss",
+        STYLES / "table.tcss",
+        STYLES / "modals.tcss",
+    ]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("question_mark", "help", "Help", key_display="?"),
+        Binding("ctrl+q", "quit", "Quit", priority=True, show=False),
+    ]
+
+    lobby: reactive[LobbyInfo | None] = reactive(None)
+    view: reactive[View | None] = reactive(None)
+    chat: reactive[tuple[ChatLine, ...]] = reactive(())
+    status: reactive[Status] = reactive(NOT_AT_A_TABLE)
+    verification: reactive[Verification | None] = reactive(None)
+
+    def __init__(
+        self,
+        door: TableDoor,
+        *,
+        defaults: TableSettings,
+        open_at_once: bool = False,
+        offline: bool = False,
+        seance_step: float = 0.9,
+    ) -> None:
+        """With ``open_at_once`` a table with ``defaults`` opens at once (``offline`` or hosted
+        here); otherwise the start screen shows, and ``defaults`` fill the set-up form.
+
+        ``seance_step`` is the pause between the séance's beats (0 shows the outcome at once).
+        """
+        super().__init__()
+        self.door = door
+        self.defaults = defaults
+        self.pack = door.pack
+        self.seance_step = seance_step
+        self.session: TableSession | None = None
+        self._launch = (open_at_once, offline)
+
+    # --- lifecycle --------------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        self.register_theme(CANDLELIGHT)
+        self.theme = CANDLELIGHT.name
+        open_at_once, offline = self._launch
+        if open_at_once:
+            self.sit_down(self.defaults, offline=offline)
+        else:
+            self.show(StartScreen())
+
+    def sit_down(self, settings: TableSettings, *, offline: bool) -> None:
+        """Open a table with ``settings``: offline, or hosted here for the LAN."""
+        session = self.door.offline(settings) if offline else self.door.host(settings)
+        self.connect(session)
+
+    def join(self, ticket: JoinTicket, name: str, role: Role | None) -> None:
+        """Take a seat at a table across the network."""
+        self.connect(self.door.join(ticket, name, role))
+
+    def connect(self, session: TableSession) -> None:
+        """Use ``session`` from now on; its events drive the screens."""
+        self.session = session
+        self.lobby = None
+        self.view = None
+        self.chat = ()
+        self.verification = None
+        self._pump(session)
+
+    @work(exclusive=True, group="session")
+    async def _pump(self, session: TableSession) -> None:
+        await session.open()
+        async for event in session.events():
+            if session is not self.session:
+                break
+            self.receive(event)
+
+    # --- news from the table ------------------------------------------------------------
+
+    def receive(self, event: SessionEvent) -> None:
+        """Take in one event from the session and show what it changed."""
+        match event:
+            case LobbyChanged(lobby):
+                self.lobby = lobby
+                if not lobby.started and self.view is not None and self._game_over():
+                    # A new game at the same table: back to the lobby.
+                    self.view = None
+                    self.verification = None
+                self.route()
+            case ViewChanged(view, action):
+                before = self.view
+                self.view = view
+                if isinstance(action, Seance | CulpritSeance) and before is not None:
+                    self.push_screen(SeanceScreen(before, view, action, step=self.seance_step))
+                self.route()
+            case ChatPosted(line):
+                self.chat = (*self.chat, line)
+            case StatusChanged(status):
+                self.status = status
+                if status.severity is Severity.ERROR:
+                    self.notify(status.text, title="Connection", severity="error")
+            case ActionRefused(message):
+                self.notify(message, title="Not allowed", severity="error")
+            case GameVerified(verification):
+                self.verification = verification
+            case SessionClosed(reason):
+                self.session = None
+                self.lobby = None
+                self.view = None
+                self.status = NOT_AT_A_TABLE
+                self.notify(reason, title="Left the table")
+                self.route()
+
+    def _game_over(self) -> bool:
+        return self.view is not None and self.view.state.phase is Phase.ENDED
+
+    # --- which screen --------------------------------------------------------------------
+
+    def desired_screen(self) -> type[Screen[None]]:
+        """The screen the news calls for."""
+        if self.session is None:
+            return StartScreen
+        view = self.view
+        if view is None:
+            return LobbyScreen
+        if view.state.phase is Phase.ENDED:
+            return EndScreen
+        if view.seat == GHOST:
+            return GhostScreen
+        if view.state.stage is Stage.CULPRIT:
+            return CulpritScreen
+        return InvestigatorScreen
+
+    def route(self) -> None:
+        """Show the screen the news calls for, unless a dialog is open (then on its close)."""
+        if isinstance(self.screen, ModalScreen):
+            return
+        wanted = self.desired_screen()
+        current = self.screen
+        if isinstance(current, wanted):
+            return
+        if wanted is StartScreen and isinstance(current, _FRONT_DOOR):
+            return
+        self.show(wanted())
+
+    def show(self, screen: Screen[Any]) -> None:
+        """Make ``screen`` the one base screen (dialogs go on top of it with ``push_screen``)."""
+        if type(self.screen) is Screen:
+            self.push_screen(screen)  # the app's blank first screen cannot be switched away
+        else:
+            self.switch_screen(screen)
+
+    # --- what the player does ------------------------------------------------------------
+
+    def act(self, action: Action) -> None:
+        """Send a rules action for this player's seat (refusals come back as notifications)."""
+        if self.session is not None:
+            self._send(self.session.act(action))
+
+    def say(self, text: str) -> None:
+        if self.session is not None:
+            self._send(self.session.chat(text))
+
+    def start_game(self) -> None:
+        if self.session is not None:
+            self._send(self.session.start_game())
+
+    def play_again(self) -> None:
+        if self.session is not None:
+            self._send(self.session.play_again())
+
+    def leave_table(self) -> None:
+        """Leave the table (after asking, when a game is under way)."""
+        session = self.session
+        if session is None:
+            self.route()
+            return
+        view = self.view
+        if view is None or view.state.phase is Phase.ENDED:
+            self._send(session.close())
+            return
+
+        def answer(yes: bool | None) -> None:
+            if yes and self.session is session:
+                self._send(session.close())
+
+        self.push_screen(ConfirmScreen("Leave the table in the middle of the game?"), answer)
+
+    def export_transcript(self, path: Path) -> None:
+        if self.session is not None:
+            self._export(self.session, path)
+
+    @work(group="export", exit_on_error=False)
+    async def _export(self, session: TableSession, path: Path) -> None:
+        try:
+            written = await session.export_transcript(path)
+        except OSError as error:
+            self.notify(f"Could not write {path}: {error.strerror}", severity="error")
+            return
+        self.notify(f"Transcript written to {written}", title="Exported")
+
+    @work(group="send", exit_on_error=False)
+    async def _send(self, request: Awaitable[None]) -> None:
+        try:
+            await request
+        except Exception as error:  # a request that failed must not take the evening down
+            self.notify(f"{error}", title="The table did not answer", severity="error")
+
+    async def action_quit(self) -> None:
+        """Leave the table properly (a hosted table tells its players and stops advertising)."""
+        session, self.session = self.session, None
+        if session is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(session.close(), CLOSE_TIMEOUT)
+        self.exit()
+
+    # --- dialogs ---------------------------------------------------------------------------
+
+    def open_card(self, card_id: str) -> None:
+        """Show a card's full text."""
+        self.push_screen(CardScreen(self.pack.card(card_id)))
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen(help_sections(type(self.screen))))
+
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        yield SystemCommand("Help", "Every key of every screen", self.action_help)
+        commands = getattr(screen, "palette_commands", None)
+        if callable(commands):
+            yield from commands()
+        if self.session is not None:
+            yield SystemCommand("Leave the table", "Leave this table", self.leave_table)
+        yield SystemCommand("Quit", "Quit Tortured Domicile", self.action_quit)

@@ -1,0 +1,149 @@
+"""``domicile play``: open a table and play it in the terminal.
+
+Registered through the ``domicile_p2p.commands`` entry point, so the game
+package never imports the client.  With no arguments it opens a table on
+this laptop at once (hosted for the LAN when the network layer is present,
+offline otherwise), seats the player, fills every other seat with bots and
+shows the lobby; ``--menu`` starts at the front door instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+from pathlib import Path
+
+from domicile_p2p.cli import CommandError
+from domicile_p2p.packs import PackError, load_default_pack, load_pack
+from domicile_p2p.rules import MAX_INVESTIGATORS, Difficulty
+from domicile_tui.connect import TableDoor
+from domicile_tui.pacing import DEFAULT_MEAN, BotPace
+from domicile_tui.session import Role, SettingsError, TableSettings, clean_name
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "play",
+        help="play at a table in the terminal (hosts one on this laptop by default)",
+        description=(
+            "Open a table and play Tortured Domicile. With no arguments: host a table here, "
+            "sit at it, and let bots take every other seat."
+        ),
+    )
+    parser.add_argument(
+        "--role",
+        choices=[role.value for role in Role],
+        default=Role.INVESTIGATOR.value,
+        help="play as the Ghost or as an Investigator (default: investigator)",
+    )
+    parser.add_argument(
+        "--difficulty",
+        choices=[d.value for d in Difficulty],
+        default=Difficulty.NORMAL.value,
+        help="default: normal",
+    )
+    parser.add_argument(
+        "--investigators",
+        type=int,
+        default=3,
+        metavar="K",
+        help=f"investigators at the table, 1 to {MAX_INVESTIGATORS} (default: 3)",
+    )
+    parser.add_argument("--name", help="your name at the table (default: your login name)")
+    parser.add_argument("--table-name", help="the table's name (default: NAME's table)")
+    parser.add_argument(
+        "--interface", metavar="IP", help="the address to host on and advertise (LAN play)"
+    )
+    parser.add_argument(
+        "--offline", action="store_true", help="play in this process only, against bots"
+    )
+    parser.add_argument(
+        "--menu", action="store_true", help="start at the front door (host, join or offline)"
+    )
+    parser.add_argument(
+        "--data-dir", type=Path, metavar="DIR", help="where keys and transcripts are kept"
+    )
+    parser.add_argument(
+        "--bot-delay",
+        type=float,
+        default=DEFAULT_MEAN,
+        metavar="S",
+        help=f"seconds a bot takes per action, on average (default: {DEFAULT_MEAN}; 0: at once)",
+    )
+    parser.add_argument(
+        "--pack", type=Path, metavar="DIR", help="a card pack directory (default: the built-in)"
+    )
+    parser.add_argument(
+        "--seed", type=int, help="deal a fixed game (offline tables; for demos and bug reports)"
+    )
+    parser.set_defaults(handler=play)
+
+
+def default_player_name() -> str:
+    try:
+        return clean_name(getpass.getuser().capitalize(), "player name")
+    except (SettingsError, OSError, KeyError):
+        return "Investigator"
+
+
+def settings_from(args: argparse.Namespace) -> TableSettings:
+    name = args.name if args.name is not None else default_player_name()
+    try:
+        player = clean_name(name, "player name")
+        table = args.table_name if args.table_name is not None else f"{player}'s table"
+        return TableSettings(
+            table_name=table[:24],
+            player_name=player,
+            role=Role(args.role),
+            difficulty=Difficulty(args.difficulty),
+            investigators=args.investigators,
+        )
+    except SettingsError as error:
+        raise CommandError(str(error)) from None
+
+
+def door_from(args: argparse.Namespace) -> TableDoor:
+    try:
+        pack = load_pack(args.pack) if args.pack is not None else load_default_pack()
+    except PackError as error:
+        raise CommandError(f"cannot use the card pack: {error}") from None
+    try:
+        pace = BotPace(args.bot_delay)
+    except ValueError as error:
+        raise CommandError(str(error)) from None
+    return TableDoor(
+        pack=pack,
+        pace=pace,
+        seed=args.seed,
+        data_dir=args.data_dir,
+        interface=args.interface,
+        lan=not args.offline,
+    )
+
+
+def play(args: argparse.Namespace) -> int:
+    from domicile_tui.app import DomicileApp
+
+    settings = settings_from(args)
+    door = door_from(args)
+    try:
+        door.pack.check_table(
+            settings.investigators,
+            settings.investigators + _extra_cards(settings.difficulty),
+        )
+    except PackError as error:
+        raise CommandError(f"the card pack cannot serve this table: {error}") from None
+    app = DomicileApp(
+        door,
+        defaults=settings,
+        open_at_once=not args.menu,
+        offline=args.offline,
+    )
+    app.run()
+    return 0
+
+
+def _extra_cards(difficulty: Difficulty) -> int:
+    from domicile_p2p.rules import DIFFICULTY_RULES
+
+    return DIFFICULTY_RULES[difficulty].extra_tableau_cards

@@ -1,0 +1,105 @@
+"""Where tables come from: the ways this app can sit down at one.
+
+The app asks a :class:`TableDoor` for a session and never builds one
+itself, so the same screens serve the offline table, a table hosted on
+this laptop and a table joined across the LAN.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+
+from domicile_p2p.bots import make_policy
+from domicile_p2p.identity import Identity, default_data_dir, load_or_create_identity
+from domicile_p2p.net.discovery import DiscoveredTable, discover
+from domicile_p2p.net.wire import Role as WireRole
+from domicile_p2p.packs import Pack
+from domicile_tui.local_game import PolicyFactory
+from domicile_tui.networked import SEANCE_PAUSE, JoinTicket, NetworkTable
+from domicile_tui.offline import OfflineTable
+from domicile_tui.pacing import BotPace
+from domicile_tui.session import Role, TableSession, TableSettings
+
+DISCOVERY_WINDOW = 2.0
+"""Seconds one look for tables on the LAN listens for answers."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableDoor:
+    """How to open a session, with what the command line fixed.
+
+    ``data_dir`` keeps this player's identity key, pinned hosts and game
+    secrets (the user data dir by default); ``interface`` is the address to
+    host and discover on (every interface by default); ``port`` the port to
+    host on (the usual one by default, or any free one if it is taken).
+    With ``lan`` off (``--offline``) nothing touches the network: no
+    hosting, no joining, no looking for tables.
+    """
+
+    pack: Pack
+    pace: BotPace = field(default_factory=BotPace)
+    seed: int | None = None
+    data_dir: Path | None = None
+    interface: str | None = None
+    port: int | None = None
+    advertise: bool = True
+    lan: bool = True
+    policy_factory: PolicyFactory = make_policy
+
+    @property
+    def home(self) -> Path:
+        return self.data_dir if self.data_dir is not None else default_data_dir()
+
+    def identity(self) -> Identity:
+        """This player's identity key, from the data directory (created on first use)."""
+        return load_or_create_identity(self.home)
+
+    def offline(self, settings: TableSettings) -> TableSession:
+        return OfflineTable(
+            settings,
+            self.pack,
+            pace=self.pace,
+            seed=self.seed,
+            identity=partial(TableDoor.identity, self),
+            policy_factory=self.policy_factory,
+        )
+
+    def host(self, settings: TableSettings) -> TableSession:
+        """A table hosted on this laptop for the LAN, the player seated at it."""
+        if not self.lan:
+            return self.offline(settings)
+        return NetworkTable.hosted(
+            settings,
+            self.pack,
+            self.home,
+            interface=self.interface,
+            port=self.port,
+            pace=self.pace,
+            advertise=self.advertise,
+            seance_pause=self._seance_pause,
+        )
+
+    @property
+    def _seance_pause(self) -> float:
+        # A human Ghost's séance waits like a bot would (none at all for instant bots).
+        return min(SEANCE_PAUSE, 1.2 * self.pace.mean)
+
+    def join(self, ticket: JoinTicket, name: str, role: Role | None) -> TableSession:
+        """A seat at a table across the network (``role`` ``None``: any free seat)."""
+        wire_role = WireRole.ANY if role is None else WireRole(role.value)
+        return NetworkTable(
+            self.pack,
+            self.home,
+            name=name,
+            role=wire_role,
+            ticket=ticket,
+            seance_pause=self._seance_pause,
+        )
+
+    async def discover(self) -> list[DiscoveredTable]:
+        """The tables advertised on the LAN right now (none when the LAN is off)."""
+        if not self.lan:
+            return []
+        return await discover(DISCOVERY_WINDOW, self.interface)

@@ -1,0 +1,123 @@
+"""What the table looks like in words: pure functions from a view to text.
+
+Screens and widgets use these to say what is going on ("the Ghost is
+sending dreams", "Mina is still deciding", "seek a Location") so that the
+wording lives in one place and can be tested without a terminal.
+"""
+
+from __future__ import annotations
+
+from domicile_p2p.packs import Pack
+from domicile_p2p.rules import (
+    GHOST,
+    LAST_DAY,
+    PHASE_DESCRIPTIONS,
+    GameState,
+    Outcome,
+    Phase,
+    Stage,
+    View,
+)
+
+
+def stage_title(state: GameState) -> str:
+    if state.stage is Stage.PLOT:
+        return "Stage One · the Plot"
+    return "Stage Two · the Culprit"
+
+
+def phase_line(state: GameState) -> str:
+    """What the whole table is doing, capitalised: "The Ghost is sending dreams"."""
+    text = PHASE_DESCRIPTIONS[(state.stage, state.phase)]
+    if state.outcome is Outcome.WON:
+        text = "the culprit is named: the Ghost may rest"
+    elif state.outcome is Outcome.LOST:
+        text = "dawn of the eighth day: the Ghost is bound to the house forever"
+    return text[0].upper() + text[1:]
+
+
+def days_left(state: GameState) -> int:
+    """Séances left after today's (0 on the last day)."""
+    return LAST_DAY - state.day
+
+
+def awaiting_dreams(state: GameState) -> tuple[int, ...]:
+    """Investigators the Ghost still has to serve this round (Stage One), in seat order."""
+    if state.stage is not Stage.PLOT or state.phase is not Phase.DREAMS:
+        return ()
+    return tuple(s for s in state.active_seats if not state.investigator(s).served)
+
+
+def still_deciding(state: GameState) -> tuple[int, ...]:
+    """Active investigators whose marker is not locked yet."""
+    if state.phase not in (Phase.DREAMS, Phase.INVESTIGATION):
+        return ()
+    if state.stage is Stage.CULPRIT and state.phase is Phase.DREAMS:
+        return ()
+    return tuple(s for s in state.active_seats if not state.investigator(s).locked)
+
+
+def investigator_status(state: GameState, seat: int, pack: Pack) -> str:
+    """One investigator's situation in a few words."""
+    investigator = state.investigator(seat)
+    if state.phase is Phase.ENDED:
+        return "the game is over"
+    if state.stage is Stage.PLOT and investigator.done:
+        return "has all three cards"
+    if state.stage is Stage.PLOT and not investigator.served:
+        return "awaits dreams"
+    if state.stage is Stage.CULPRIT and state.phase is Phase.DREAMS:
+        return "awaits the group's dreams"
+    if investigator.marker is None:
+        return "is deciding"
+    name = pack.investigator_card(investigator.marker).name
+    if investigator.locked:
+        return f"locked on {name}"
+    return f"leans to {name}"
+
+
+def your_prompt(view: View, pack: Pack) -> str:
+    """What this seat can do right now, in one sentence."""
+    state = view.state
+    if state.phase is Phase.ENDED:
+        return phase_line(state)
+    if view.seat == GHOST:
+        return _ghost_prompt(state)
+    me = state.investigator(view.seat)
+    if state.stage is Stage.CULPRIT:
+        if state.phase is Phase.DREAMS:
+            return "The Ghost is choosing three dreams for the whole group."
+        if state.phase is Phase.SEANCE:
+            return "The final séance: the Ghost weighs your accusation."
+        if me.locked:
+            return "Your accusation is locked. Everyone must agree on one Character."
+        return "Agree on the culprit: put your marker on a Character, then lock it (L)."
+    if me.done:
+        return "You have found all three cards. Help the others in the chat."
+    if state.phase is Phase.SEANCE:
+        return "The séance is under way…"
+    seeking = me.seeking
+    assert seeking is not None
+    if not me.served:
+        return f"Wait for the Ghost's dreams; then seek a {seeking.label}."
+    if me.locked:
+        return "Your marker is locked. Unlock it (L) to think again."
+    if me.marker is None:
+        return f"Read your dreams and seek a {seeking.label}: choose a card (Enter)."
+    marked = pack.investigator_card(me.marker).name
+    return f"Your marker is on {marked}. Lock it (L) when you are sure."
+
+
+def _ghost_prompt(state: GameState) -> str:
+    if state.stage is Stage.CULPRIT:
+        if state.phase is Phase.DREAMS:
+            return "Choose exactly three dreams for the whole group, then give them (G)."
+        if state.phase is Phase.SEANCE:
+            return "The final séance is announced."
+        return "The investigators are choosing the culprit. You may only watch."
+    if state.phase is Phase.DREAMS:
+        waiting = len(awaiting_dreams(state))
+        return f"Pick dreams (1-7), pick who (A-F), give (G) · {waiting} to serve"
+    if state.phase is Phase.SEANCE:
+        return "The séance is announced."
+    return "Every investigator has dreams. Watch the markers move."

@@ -1,0 +1,237 @@
+"""A whole table in this process, through the real protocol (sans I/O).
+
+:class:`LocalGame` is what the offline table runs: the host's
+:class:`~domicile_p2p.transcript.Table` orders every action, one signing
+agent per seat signs it, and a :class:`~domicile_p2p.transcript.Replica` (the
+player's own checked copy, as on the network) checks every event before
+anyone sees it.  The bots read the game from the same replica through their
+agents, exactly as ``domicile selfplay`` does; the player acts through their
+seat's agent.  At the end the Ghost reveals its seed and this client runs
+the full verifier over the transcript.
+
+It is synchronous and knows no clock: the offline session paces the bots.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from domicile_p2p.bots import Policy
+from domicile_p2p.fairness.seeds import HOST, SelfplaySeeds
+from domicile_p2p.identity import Identity
+from domicile_p2p.packs import Pack
+from domicile_p2p.rules import (
+    GHOST,
+    Action,
+    Chat,
+    CulpritSeance,
+    Phase,
+    RuleError,
+    Seance,
+    View,
+    view,
+)
+from domicile_p2p.transcript import (
+    AgentMisuse,
+    Event,
+    GhostAgent,
+    InvestigatorAgent,
+    Kind,
+    Rejected,
+    Replica,
+    SeatAgent,
+    SignedAction,
+    Step,
+    Table,
+    make_genesis,
+)
+from domicile_p2p.transcript.files import write_transcript
+from domicile_p2p.transcript.packref import PackIdentity, card_lists
+from domicile_p2p.transcript.verify import VerifyReport, verify
+from domicile_tui.session import Check, Reveal, Verification
+
+PolicyFactory = Callable[[int, Pack, int], Policy]
+
+GAME_ID_BYTES = 16
+
+
+class Refused(Exception):
+    """The player's action cannot be played; the message says which rule or why."""
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """What one event did, for the session to tell the app."""
+
+    event: Event
+    action: Action | None
+    """The rules action of a move (``None`` for the protocol's own events)."""
+
+
+class LocalGame:
+    """One game at an in-process table.  ``seeds`` make it reproducible (tests, demos)."""
+
+    def __init__(
+        self,
+        *,
+        pack: Pack,
+        difficulty_value: str,
+        names: tuple[str, ...],
+        player_seat: int,
+        player: Identity,
+        bot_seats: tuple[int, ...],
+        policy_factory: PolicyFactory,
+        seeds: SelfplaySeeds | None = None,
+    ) -> None:
+        self.pack = pack
+        self.player_seat = player_seat
+        investigators = len(names) - 1
+        seats = range(investigators + 1)
+
+        def identity_of(party: int | str) -> Identity:
+            if seeds is None:
+                return Identity.generate()
+            return Identity.from_private_bytes(seeds.identity(party))
+
+        identities = tuple(player if s == player_seat else identity_of(s) for s in seats)
+        host = identity_of(HOST)
+        game_id = seeds.game_id if seeds is not None else secrets.token_bytes(GAME_ID_BYTES)
+        genesis = make_genesis(
+            game_id=game_id,
+            host=host.public_key,
+            difficulty=difficulty_value,  # type: ignore[arg-type]
+            seats=[
+                (name, identity.public_key)
+                for name, identity in zip(names, identities, strict=True)
+            ],
+            pack_id=pack.id,
+            pack_hash=pack.content_hash,
+            cards=card_lists(pack),
+        )
+        self.table = Table.open(host, genesis)
+        self.replica = Replica(self.table.events[0])
+        self.ghost = GhostAgent(
+            identities[GHOST], self.replica, seeds.ghost_seed if seeds is not None else None
+        )
+        self.agents: dict[int, SeatAgent] = {GHOST: self.ghost}
+        for seat in seats[1:]:
+            entropy = seeds.entropy(seat) if seeds is not None else None
+            self.agents[seat] = InvestigatorAgent(identities[seat], seat, self.replica, entropy)
+        self.policies: dict[int, Policy] = {
+            seat: policy_factory(
+                seat, pack, seeds.bot_seed(seat) if seeds is not None else secrets.randbits(63)
+            )
+            for seat in bot_seats
+        }
+
+    # --- the protocol around the game ------------------------------------------------
+
+    def set_up(self) -> list[Played]:
+        """Commitments, reveals, the deal and the slot commitments: the game can begin."""
+        played = self._submit(self.ghost.commit())
+        investigators = [a for a in self.agents.values() if isinstance(a, InvestigatorAgent)]
+        for agent in investigators:
+            played += self._submit(agent.commit_entropy())
+        for agent in investigators:
+            played += self._submit(agent.reveal_entropy())
+        played += self._submit(self.ghost.commit_slots())
+        return played
+
+    def finish(self) -> list[Played]:
+        """The Ghost reveals its seed once the game is over."""
+        return self._submit(self.ghost.reveal())
+
+    @property
+    def over(self) -> bool:
+        return self.replica.step is not Step.PLAY
+
+    @property
+    def finished(self) -> bool:
+        return self.replica.step is Step.FINISHED
+
+    # --- play ----------------------------------------------------------------------------
+
+    def view(self, seat: int) -> View:
+        if seat == GHOST:
+            return self.ghost.view()
+        state = self.replica.state
+        assert state is not None, "the game is dealt before anyone looks at it"
+        return view(state, seat)
+
+    def play(self, seat: int, action: Action) -> list[Played]:
+        """Sign ``action`` for ``seat`` and submit it; :class:`Refused` when it cannot be played."""
+        agent = self.agents[seat]
+        try:
+            signed = agent.act(action)
+        except (RuleError, AgentMisuse) as error:
+            raise Refused(str(error)) from None
+        try:
+            return self._submit(signed)
+        except Rejected as error:
+            agent.resync()
+            raise Refused(error.reason) from None
+
+    def bot_actions(self) -> list[tuple[int, Action]]:
+        """Every bot's next move on the game as it stands (asking each keeps its memory)."""
+        if self.over:
+            return []
+        wanted: list[tuple[int, Action]] = []
+        for seat, policy in self.policies.items():
+            action = policy.act(self.view(seat))
+            if action is not None:
+                wanted.append((seat, action))
+        return wanted
+
+    def seance_due(self) -> bool:
+        """The Ghost must announce the séance (the human Ghost's is announced for them)."""
+        state = self.replica.state
+        return state is not None and not self.over and state.phase is Phase.SEANCE
+
+    def announce_seance(self) -> list[Played]:
+        """The Ghost's true verdicts: an honest Ghost has nothing to choose here."""
+        signed = self.ghost.seance()
+        return self._submit(signed)
+
+    def _submit(self, signed: SignedAction) -> list[Played]:
+        events = self.table.submit(signed)
+        played: list[Played] = []
+        for event in events:
+            self.replica.receive(event)
+            moves = self.replica.ledger.moves
+            action = moves[-1][1] if moves and moves[-1][0] == event.seq else None
+            played.append(Played(event, action))
+        return played
+
+    # --- the end ----------------------------------------------------------------------
+
+    def verification(self) -> Verification:
+        """The whole transcript, verified from scratch as ``domicile verify`` would."""
+        report = verify(list(self.table.events), pack=PackIdentity.of(self.pack))
+        return verification_of(report)
+
+    def export(self, path: Path) -> Path:
+        write_transcript(path, self.table.events)
+        return path
+
+
+def verification_of(report: VerifyReport) -> Verification:
+    """The client's summary of a verifier's report, with the secrets it proved."""
+    checks = [Check(c.name, c.ok, c.detail) for c in report.checks]
+    checks += [Check(n.name, None, n.detail) for n in report.not_checked]
+    reveal = None
+    replica = report.replica
+    final = replica.ledger.replay if replica is not None else None
+    if final is not None and final.secrets is not None:
+        reveal = Reveal(final.secrets.columns, final.secrets.culprit)
+    return Verification(tuple(checks), report.valid, reveal=reveal, summary=report.summary)
+
+
+def is_seance(action: Action | None) -> bool:
+    return isinstance(action, Seance | CulpritSeance)
+
+
+def is_chat(played: Played) -> bool:
+    return played.event.kind is Kind.CHAT and isinstance(played.action, Chat)

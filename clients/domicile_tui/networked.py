@@ -1,0 +1,620 @@
+"""A table across the network, or hosted on this laptop for the LAN.
+
+The player's seat is a :class:`~domicile_p2p.net.peer_session.PeerSession`
+kept connected by a :class:`~domicile_p2p.net.client.PeerClient`, exactly
+as a bot's: it joins with the table's code (PAKE), pins the host's
+certificate, checks every event with its own replica and signs its own
+actions.  Hosting runs :func:`~domicile_p2p.net.host.start_host` in this
+process (listening, advertising on the LAN, playing the bot seats) and
+seats the player through an in-process link.
+
+This module only translates between that and
+:class:`~domicile_p2p.session.TableSession`: the replica's new events become
+views and chat lines, the host's lobby becomes a :class:`LobbyInfo`, the
+connection's ups and downs become status lines, and the protocol's own
+steps (commitments, reveals, the Ghost's séance) are played for the player.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Final
+
+from domicile_p2p.identity import IdentityError, load_or_create_identity
+from domicile_p2p.net.address import Address
+from domicile_p2p.net.client import Backoff, Dialed, Dialer, PeerClient, websocket_dialer
+from domicile_p2p.net.codes import JoinCode, parse_code
+from domicile_p2p.net.errors import (
+    HostIdentityChanged,
+    NetError,
+    Refused,
+    Unreachable,
+    WrongCode,
+)
+from domicile_p2p.net.host import HostConfig, HostError, RunningHost, start_host
+from domicile_p2p.net.peer_session import PeerSession
+from domicile_p2p.net.pins import PinStore
+from domicile_p2p.net.seat import BadEvent, SeatSecrets
+from domicile_p2p.net.wire import Lobby, Role, TableState
+from domicile_p2p.net.words import phrase
+from domicile_p2p.packs import Pack
+from domicile_p2p.rules import (
+    GHOST,
+    Action,
+    Chat,
+    Difficulty,
+    GameState,
+    Phase,
+    RuleError,
+    apply,
+    new_game,
+    view,
+)
+from domicile_p2p.transcript import AgentMisuse, GhostAgent, Replica
+from domicile_p2p.transcript.files import write_transcript
+from domicile_p2p.transcript.ledger import Step
+from domicile_p2p.transcript.packref import PackIdentity
+from domicile_p2p.transcript.verify import verify
+from domicile_tui.local_game import verification_of
+from domicile_tui.pacing import BotPace
+from domicile_tui.session import (
+    ActionRefused,
+    ChatLine,
+    ChatPosted,
+    EventChannel,
+    GameVerified,
+    LobbyChanged,
+    LobbyInfo,
+    SeatInfo,
+    SeatKind,
+    SessionClosed,
+    SessionEvent,
+    SettingsError,
+    Severity,
+    Status,
+    StatusChanged,
+    TableSettings,
+    ViewChanged,
+    check_chat,
+)
+
+HOST_DIR: Final = "host"
+"""The hosted table's certificate, key and logs live in this part of the data dir."""
+
+SEANCE_PAUSE: Final = 1.2
+"""Seconds a human Ghost's séance waits before it is announced (the last marker settles)."""
+
+
+@dataclass(frozen=True, slots=True)
+class JoinTicket:
+    """Where a table is and how to get in: its address (``None``: hosted here) and code."""
+
+    code: JoinCode
+    address: Address | None = None
+    fingerprint: bytes | None = None
+    """The host's certificate fingerprint when known (from discovery): any other is refused."""
+
+
+class NetworkTable:
+    """The player's seat at a networked table (see the module docstring)."""
+
+    def __init__(
+        self,
+        pack: Pack,
+        data_dir: Path,
+        *,
+        name: str,
+        role: Role,
+        ticket: JoinTicket | None = None,
+        hosting: TableSettings | None = None,
+        interface: str | None = None,
+        port: int | None = None,
+        pace: BotPace | None = None,
+        advertise: bool = True,
+        seance_pause: float = SEANCE_PAUSE,
+    ) -> None:
+        if (ticket is None) == (hosting is None):
+            raise ValueError("a networked table is either joined (ticket) or hosted (hosting)")
+        self.pack = pack
+        self.data_dir = data_dir
+        self.name = name
+        self.role = role
+        self.hosting = hosting
+        self._ticket = ticket
+        self._interface = interface
+        self._port = port
+        self._pace = pace or BotPace()
+        self._advertise = advertise
+        self._seance_pause = seance_pause
+        self._channel = EventChannel()
+        self._host: RunningHost | None = None
+        self._client: PeerClient | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+        self._fingerprint: bytes | None = None
+        self._lobby: Lobby | None = None
+        self._public: GameState | None = None
+        self._moves = 0
+        self._chat_seen = 0
+        self._refusals = 0
+        self._connected: bool | None = None
+        self._verified = False
+        self._acting = asyncio.Lock()
+        self._announcing = False
+
+    @classmethod
+    def hosted(
+        cls,
+        settings: TableSettings,
+        pack: Pack,
+        data_dir: Path,
+        *,
+        interface: str | None = None,
+        port: int | None = None,
+        pace: BotPace | None = None,
+        advertise: bool = True,
+        seance_pause: float = SEANCE_PAUSE,
+    ) -> NetworkTable:
+        role = Role.GHOST if settings.your_seat == GHOST else Role.INVESTIGATOR
+        return cls(
+            pack,
+            data_dir,
+            name=settings.player_name,
+            role=role,
+            hosting=settings,
+            interface=interface,
+            port=port,
+            pace=pace,
+            advertise=advertise,
+            seance_pause=seance_pause,
+        )
+
+    # --- TableSession ------------------------------------------------------------
+
+    def events(self) -> AsyncIterator[SessionEvent]:
+        return aiter(self._channel)
+
+    @property
+    def host(self) -> RunningHost | None:
+        """The host this table runs here (``None`` when joined from elsewhere)."""
+        return self._host
+
+    async def open(self) -> None:
+        try:
+            ticket, dial = await self._prepare()
+            identity = load_or_create_identity(self.data_dir)
+        except (HostError, NetError, IdentityError, OSError) as error:
+            self._fail(f"could not open the table: {error}")
+            return
+        seat = None
+        if self.hosting is not None:
+            seat = self.hosting.your_seat
+        session = PeerSession(
+            identity,
+            SeatSecrets(self.data_dir),
+            ticket.code.nameplate,
+            code=ticket.code,
+            name=self.name,
+            role=self.role,
+            seat=seat,
+        )
+        pins = PinStore.in_data_dir(self.data_dir)
+        pin_key = ticket.address.pin_key if ticket.address is not None else None
+        self._client = PeerClient(
+            session, dial, pins=pins, pin_key=pin_key, backoff=Backoff(), log=self._log
+        )
+        self._emit(StatusChanged(Status("Joining the table…", Severity.INFO, connected=False)))
+        self._tasks.append(asyncio.create_task(self._run(self._client), name="table connection"))
+
+    async def _prepare(self) -> tuple[JoinTicket, Dialer]:
+        """Start the host (when hosting) and say how to reach the table."""
+        if self.hosting is None:
+            assert self._ticket is not None
+            ticket = self._ticket
+            assert ticket.address is not None
+            pins = PinStore.in_data_dir(self.data_dir)
+            inner = websocket_dialer(ticket.address, pins, ticket.fingerprint)
+
+            async def dial_remote() -> Dialed:
+                dialed = await inner()
+                self._fingerprint = dialed.fingerprint
+                return dialed
+
+            return ticket, dial_remote
+        host = await self._start_host(self.hosting)
+        self._host = host
+        ticket = JoinTicket(parse_code(host.tables()[0].code))
+        server = host.server
+        assert server is not None
+        fingerprint = host.certificate.fingerprint
+        self._fingerprint = fingerprint
+
+        async def dial_here() -> Dialed:
+            return Dialed(server.attach_local("player"), fingerprint, True)
+
+        return ticket, dial_here
+
+    async def _start_host(self, settings: TableSettings) -> RunningHost:
+        bots = set(settings.bot_seats)
+        config = HostConfig(
+            data_dir=self.data_dir / HOST_DIR,
+            name=settings.table_name,
+            interface=self._interface,
+            investigators=settings.investigators,
+            difficulty=settings.difficulty,
+            bot_seats=frozenset(bots - {GHOST}),
+            ghost_bot=GHOST in bots,
+            bot_delay=self._pace.mean,
+            advertise=self._advertise,
+            pack=self.pack,
+        )
+        if self._port is not None:
+            return await start_host(_with_port(config, self._port))
+        try:
+            return await start_host(config)
+        except HostError:
+            # The usual port is taken (another table on this laptop): any free port will do.
+            return await start_host(_with_port(config, 0))
+
+    async def start_game(self) -> None:
+        lobby = self._lobby
+        if lobby is not None and lobby.state is TableState.LOBBY:
+            waiting = sum(1 for seat in lobby.seats if seat.key is None)
+            plural = "s" if waiting != 1 else ""
+            self._emit(
+                ActionRefused(
+                    f"the game begins when every seat is taken ({waiting} seat{plural} still open)"
+                )
+            )
+
+    async def act(self, action: Action) -> None:
+        client = self._client
+        if client is None:
+            self._emit(ActionRefused("not at a table"))
+            return
+        async with self._acting:
+            await self._until_ready(client)
+            try:
+                signed = client.session.player.play(action)
+            except (RuleError, AgentMisuse, NetError) as error:
+                self._emit(ActionRefused(str(error)))
+                return
+            await client.submit(signed)
+
+    async def chat(self, text: str) -> None:
+        try:
+            message = check_chat(text)
+        except SettingsError as error:
+            self._emit(ActionRefused(str(error)))
+            return
+        seat = self._seat
+        if seat is None:
+            self._emit(ActionRefused("the table talks once you are seated"))
+            return
+        await self.act(Chat(seat, message))
+
+    async def export_transcript(self, path: Path) -> Path:
+        replica = self._replica()
+        if replica is None:
+            raise FileNotFoundError("no game has begun at this table")
+        await asyncio.to_thread(write_transcript, path, replica.events)
+        return path
+
+    async def play_again(self) -> None:
+        if self.hosting is None:
+            self._emit(ActionRefused("the host decides when the next game begins"))
+            return
+        # A hosted table plays one game: open a fresh one with the same settings.
+        await self._shut()
+        self._reset()
+        self._emit(LobbyChanged(self._placeholder_lobby()))
+        await self.open()
+
+    async def close(self) -> None:
+        await self._shut()
+        self._emit(SessionClosed("you left the table"))
+        self._channel.close()
+
+    # --- the connection ----------------------------------------------------------------
+
+    async def _run(self, client: PeerClient) -> None:
+        runner = asyncio.create_task(client.run())
+        seen = -1
+        try:
+            while True:
+                waiter = asyncio.create_task(client.wait_changed(seen))
+                done, _ = await asyncio.wait({runner, waiter}, return_when=asyncio.FIRST_COMPLETED)
+                if runner in done:
+                    waiter.cancel()
+                    self._sync(client)
+                    self._ended(runner)
+                    return
+                seen = waiter.result()
+                self._sync(client)
+                await self._owe(client)
+        finally:
+            if not runner.done():
+                runner.cancel()
+                with contextlib.suppress(BaseException):
+                    await runner
+
+    def _ended(self, runner: asyncio.Task[None]) -> None:
+        """The connection loop is over: the game finished, or a fatal error ended it."""
+        error = runner.exception()
+        if error is None:
+            return
+        replica = self._replica()
+        playing = replica is not None and replica.state is not None
+        text = _why(error)
+        if playing:
+            # Keep the table on screen: the game so far can still be read and exported.
+            self._emit(StatusChanged(Status(text, Severity.ERROR, connected=False)))
+        else:
+            self._fail(text)
+
+    async def _until_ready(self, client: PeerClient) -> None:
+        seen = client.version
+        while not client.session.ready and not client.session.finished:
+            seen = await client.wait_changed(seen)
+
+    async def _owe(self, client: PeerClient) -> None:
+        """Play what the protocol owes for the player: commitments, reveals, the Ghost's séance."""
+        session = client.session
+        if not session.ready or self._acting.locked():
+            return
+        due = session.player.due()
+        if due is not None:
+            await client.submit(due)
+            return
+        replica = session.player.replica
+        state = replica.state if replica is not None else None
+        if (
+            session.seat == GHOST
+            and state is not None
+            and replica is not None
+            and replica.step is Step.PLAY
+            and state.phase is Phase.SEANCE
+            and not self._announcing
+        ):
+            self._announcing = True
+            self._tasks.append(asyncio.create_task(self._announce(client)))
+
+    async def _announce(self, client: PeerClient) -> None:
+        """The Ghost's true verdicts, after a breath: an honest Ghost has nothing to choose."""
+        try:
+            await asyncio.sleep(self._seance_pause)
+            async with self._acting:
+                await self._until_ready(client)
+                agent = client.session.player.agent
+                replica = client.session.player.replica
+                if agent is None or replica is None or replica.state is None:
+                    return
+                if replica.state.phase is not Phase.SEANCE:
+                    return
+                assert isinstance(agent, GhostAgent)
+                await client.submit(agent.seance())
+        finally:
+            self._announcing = False
+
+    # --- news for the app ------------------------------------------------------------------
+
+    def _sync(self, client: PeerClient) -> None:
+        session = client.session
+        if (session.connected != self._connected and session.seated) or not session.connected:
+            self._status(session.connected and session.seated)
+        if session.lobby is not None and session.lobby != self._lobby:
+            self._lobby = session.lobby
+            self._emit(LobbyChanged(self._lobby_info(session.lobby)))
+        for refusal in client.refusals[self._refusals :]:
+            self._emit(ActionRefused(refusal.message))
+        self._refusals = len(client.refusals)
+        self._news(client)
+
+    def _status(self, connected: bool) -> None:
+        """Say when the player sits down at the table, and when the connection drops."""
+        if connected and self._connected is not True:
+            where = "hosted on this laptop" if self.hosting is not None else f"at {self._where()}"
+            self._emit(StatusChanged(Status(f"At the table {where} · code {self._code()}")))
+        elif not connected and self._connected is True:
+            lost = "Connection to the host lost: reconnecting…"
+            self._emit(StatusChanged(Status(lost, Severity.WARNING, connected=False)))
+        if connected or self._connected is True:
+            self._connected = connected
+
+    def _news(self, client: PeerClient) -> None:
+        """Views and chat lines for every move the replica accepted since last time."""
+        player = client.session.player
+        replica = player.replica
+        seat = client.session.seat
+        if replica is None or seat is None:
+            return
+        ledger = replica.ledger
+        if self._public is None:
+            if ledger.tableau is None:
+                return
+            self._public = new_game(replica.config, ledger.tableau)
+            self._emit(LobbyChanged(self._lobby_info(self._lobby)))
+            latest = player.view()
+            if not ledger.moves and latest is not None:
+                self._emit(ViewChanged(latest))
+        moves = ledger.moves[self._moves :]
+        for index, (_, action) in enumerate(moves):
+            self._public = apply(self._public, action)
+            if isinstance(action, Chat):
+                name = self._public.config.name(action.by)
+                self._emit(ChatPosted(ChatLine(action.by, name, action.text)))
+                continue
+            last = index == len(moves) - 1
+            shown = player.view() if last else None
+            self._emit(ViewChanged(shown or view(self._public, seat), action))
+        self._moves = len(ledger.moves)
+        if replica.step is Step.FINISHED and not self._verified:
+            self._verified = True
+            report = verify(list(replica.events), pack=PackIdentity.of(self.pack))
+            self._emit(GameVerified(verification_of(report)))
+        elif replica.step is Step.ABORTED and ledger.abort is not None and not self._verified:
+            self._verified = True
+            self._emit(
+                StatusChanged(
+                    Status(f"The host stopped the game: {ledger.abort.reason}", Severity.ERROR)
+                )
+            )
+
+    # --- the lobby ---------------------------------------------------------------------------
+
+    def _lobby_info(self, lobby: Lobby | None) -> LobbyInfo:
+        if lobby is None:
+            return self._placeholder_lobby()
+        seat = self._seat
+        seats = tuple(
+            SeatInfo(
+                status.seat,
+                status.name or "",
+                _kind(status.seat == seat, status.bot, status.key is not None),
+                ready=status.key is not None,
+                connected=status.connected or status.bot,
+            )
+            for status in lobby.seats
+        )
+        try:
+            difficulty = Difficulty(lobby.difficulty)
+        except ValueError:
+            difficulty = Difficulty.NORMAL
+        started = lobby.state is not TableState.LOBBY or self._public is not None
+        return LobbyInfo(
+            table_name=lobby.name,
+            difficulty=difficulty,
+            seats=seats,
+            your_seat=seat if seat is not None else GHOST,
+            is_host=self.hosting is not None,
+            offline=False,
+            code=self._code(),
+            address=self._where(),
+            fingerprint_phrase=phrase(self._fingerprint) if self._fingerprint else None,
+            pack_name=self.pack.name,
+            started=started,
+        )
+
+    def _placeholder_lobby(self) -> LobbyInfo:
+        """What is known before the host's own lobby message arrives."""
+        settings = self.hosting
+        if settings is None:
+            return LobbyInfo(
+                table_name="the table",
+                difficulty=Difficulty.NORMAL,
+                seats=(),
+                your_seat=GHOST if self.role is Role.GHOST else 1,
+                is_host=False,
+                offline=False,
+                code=self._code(),
+                address=self._where(),
+                pack_name=self.pack.name,
+            )
+        seats = tuple(
+            SeatInfo(
+                seat,
+                self.name if seat == settings.your_seat else "",
+                SeatKind.YOU if seat == settings.your_seat else SeatKind.OPEN,
+            )
+            for seat in settings.seats
+        )
+        return LobbyInfo(
+            table_name=settings.table_name,
+            difficulty=settings.difficulty,
+            seats=seats,
+            your_seat=settings.your_seat,
+            is_host=True,
+            offline=False,
+            code=self._code(),
+            address=self._where(),
+            pack_name=self.pack.name,
+        )
+
+    def _code(self) -> str | None:
+        if self._host is not None:
+            return self._host.tables()[0].code
+        return str(self._ticket.code) if self._ticket is not None else None
+
+    def _where(self) -> str | None:
+        if self._host is not None:
+            return self._host.url
+        if self._ticket is not None and self._ticket.address is not None:
+            return self._ticket.address.url
+        return None
+
+    # --- plumbing ------------------------------------------------------------------------------
+
+    @property
+    def _seat(self) -> int | None:
+        return self._client.session.seat if self._client is not None else None
+
+    def _replica(self) -> Replica | None:
+        return self._client.session.player.replica if self._client is not None else None
+
+    def _log(self, event: str, fields: Mapping[str, Any]) -> None:
+        """The connection's log: a reconnection attempt is news for the status bar."""
+        if event == "reconnecting" and self._connected is False:
+            attempt = fields.get("attempt", "?")
+            text = f"Connection to the host lost: reconnecting (attempt {attempt})…"
+            self._emit(StatusChanged(Status(text, Severity.WARNING, connected=False)))
+
+    def _fail(self, reason: str) -> None:
+        self._emit(StatusChanged(Status(reason, Severity.ERROR, connected=False)))
+        self._emit(SessionClosed(reason))
+        self._channel.close()
+
+    async def _shut(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(BaseException):
+                await task
+        self._tasks.clear()
+        if self._host is not None:
+            await self._host.close()
+            self._host = None
+
+    def _reset(self) -> None:
+        self._client = None
+        self._lobby = None
+        self._public = None
+        self._moves = 0
+        self._refusals = 0
+        self._connected = None
+        self._verified = False
+
+    def _emit(self, event: SessionEvent) -> None:
+        self._channel.put(event)
+
+
+def _kind(yours: bool, bot: bool, taken: bool) -> SeatKind:
+    if yours:
+        return SeatKind.YOU
+    if bot:
+        return SeatKind.BOT
+    return SeatKind.HUMAN if taken else SeatKind.OPEN
+
+
+def _with_port(config: HostConfig, port: int) -> HostConfig:
+    return replace(config, port=port)
+
+
+def _why(error: BaseException) -> str:
+    """A fatal connection error, as the player should read it."""
+    match error:
+        case WrongCode():
+            return "the host refused the code: check it and try again"
+        case HostIdentityChanged():
+            return f"the host's identity changed, so the connection was refused: {error}"
+        case Refused():
+            return f"the host refused: {error}"
+        case Unreachable():
+            return f"the host cannot be reached: {error}"
+        case BadEvent():
+            return f"the host sent something this client can prove wrong: {error}"
+        case NetError():
+            return str(error)
+    return f"the connection failed: {error!r}"

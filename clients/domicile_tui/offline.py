@@ -1,0 +1,261 @@
+"""A table played entirely in this process: the player against bots.
+
+This is a real game, not a demo: the cards are dealt by the fairness
+scheme from commitments, every action is signed, ordered by a host table
+and checked by the player's own replica (``local_game``), bots (the same
+policies that fill seats on the network) play every other seat at a human
+pace, and at the end the Ghost reveals its seed and the whole transcript is
+verified.  It speaks :class:`~domicile_tui.session.TableSession`, so the app
+cannot tell it from a table across the LAN.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Final
+
+from domicile_p2p.bots import make_policy
+from domicile_p2p.fairness.seeds import SelfplaySeeds
+from domicile_p2p.identity import Identity
+from domicile_p2p.packs import Pack
+from domicile_p2p.rules import GHOST, Action, Chat, RuleError
+from domicile_tui.local_game import LocalGame, Played, PolicyFactory, Refused
+from domicile_tui.pacing import BotPace
+from domicile_tui.personas import persona
+from domicile_tui.session import (
+    ActionRefused,
+    ChatLine,
+    ChatPosted,
+    EventChannel,
+    GameVerified,
+    LobbyChanged,
+    LobbyInfo,
+    SeatInfo,
+    SeatKind,
+    SessionClosed,
+    SessionEvent,
+    SettingsError,
+    Severity,
+    Status,
+    StatusChanged,
+    TableSettings,
+    ViewChanged,
+    check_chat,
+)
+
+OFFLINE_STATUS: Final = Status("Offline table: you and the bots, in this process")
+GHOST_NAME: Final = "The Ghost"
+
+
+class OfflineTable:
+    """An in-process table.  ``seed`` fixes every key, the deal and the bots (tests, demos)."""
+
+    def __init__(
+        self,
+        settings: TableSettings,
+        pack: Pack,
+        *,
+        pace: BotPace | None = None,
+        seed: int | None = None,
+        identity: Callable[[], Identity] | None = None,
+        policy_factory: PolicyFactory = make_policy,
+    ) -> None:
+        if settings.open_seats:
+            raise SettingsError("an offline table has no open seats: bots take them all")
+        self.settings = settings
+        self.pack = pack
+        self._pace = pace or BotPace()
+        self._seed = seed
+        self._identity = identity or Identity.generate
+        self._policy_factory = policy_factory
+        self._games = 0
+        self._channel = EventChannel()
+        self._game: LocalGame | None = None
+        self._changed = asyncio.Event()
+        self._bots: asyncio.Task[None] | None = None
+
+    @property
+    def game(self) -> LocalGame | None:
+        """The game in progress (for tools and tests; it holds the Ghost's secrets)."""
+        return self._game
+
+    # --- TableSession ------------------------------------------------------------
+
+    def events(self) -> AsyncIterator[SessionEvent]:
+        return aiter(self._channel)
+
+    async def open(self) -> None:
+        self._emit(StatusChanged(OFFLINE_STATUS))
+        self._emit(LobbyChanged(self._lobby()))
+
+    async def start_game(self) -> None:
+        if self._game is not None and not self._game.over:
+            return  # already under way
+        self._game = self._new_game()
+        self._game.set_up()
+        self._emit(LobbyChanged(self._lobby()))
+        self._emit(ViewChanged(self._game.view(self.settings.your_seat)))
+        self._bots = asyncio.create_task(self._drive(self._game), name="offline table")
+
+    async def act(self, action: Action) -> None:
+        game = self._game
+        if game is None:
+            self._emit(ActionRefused("the game has not begun"))
+            return
+        if isinstance(action, Chat):
+            await self.chat(action.text)
+            return
+        try:
+            played = game.play(self.settings.your_seat, action)
+        except Refused as error:
+            self._emit(ActionRefused(str(error)))
+            return
+        self._tell(played)
+
+    async def chat(self, text: str) -> None:
+        try:
+            message = check_chat(text)
+        except SettingsError as error:
+            self._emit(ActionRefused(str(error)))
+            return
+        seat = self.settings.your_seat
+        if seat == GHOST:
+            self._emit(ActionRefused("the Ghost may never speak"))
+            return
+        if self._game is None:
+            self._emit(ActionRefused("the table talks once the game has begun"))
+            return
+        try:
+            played = self._game.play(seat, Chat(seat, message))
+        except Refused as error:
+            self._emit(ActionRefused(str(error)))
+            return
+        self._tell(played)
+
+    async def export_transcript(self, path: Path) -> Path:
+        if self._game is None:
+            raise FileNotFoundError("no game has been played at this table yet")
+        return await asyncio.to_thread(self._game.export, path)
+
+    async def play_again(self) -> None:
+        await self._stop()
+        self._game = None
+        self._games += 1
+        self._emit(LobbyChanged(self._lobby()))
+
+    async def close(self) -> None:
+        await self._stop()
+        self._emit(SessionClosed("you left the table"))
+        self._channel.close()
+
+    # --- the game ------------------------------------------------------------------
+
+    def _new_game(self) -> LocalGame:
+        settings = self.settings
+        seeds = None
+        if self._seed is not None:
+            seeds = SelfplaySeeds.from_number(self._seed + self._games)
+        player = (
+            Identity.from_private_bytes(seeds.identity(settings.your_seat))
+            if seeds is not None
+            else self._identity()
+        )
+        return LocalGame(
+            pack=self.pack,
+            difficulty_value=settings.difficulty.value,
+            names=tuple(self._name(seat) for seat in settings.seats),
+            player_seat=settings.your_seat,
+            player=player,
+            bot_seats=settings.bot_seats,
+            policy_factory=self._policy_factory,
+            seeds=seeds,
+        )
+
+    def _tell(self, played: list[Played]) -> None:
+        """Tell the app what the table's new events did."""
+        game = self._game
+        assert game is not None
+        seat = self.settings.your_seat
+        for item in played:
+            action = item.action
+            if isinstance(action, Chat):
+                line = ChatLine(action.by, self._name(action.by), action.text)
+                self._emit(ChatPosted(line))
+            elif action is not None:
+                self._emit(ViewChanged(game.view(seat), action))
+        if game.over and not game.finished:
+            game.finish()
+            self._emit(GameVerified(game.verification()))
+        self._changed.set()
+
+    async def _drive(self, game: LocalGame) -> None:
+        """Let the bots play (and announce a human Ghost's séances), each after a pause."""
+        try:
+            while not game.over:
+                if not self._moves_due(game):
+                    self._changed.clear()
+                    await self._changed.wait()
+                    continue
+                await asyncio.sleep(self._pace.delay())
+                # The table may have moved on while the bot was thinking: ask again.
+                self._play_one(game)
+        except (Refused, RuleError) as error:
+            text = f"a bot broke a rule and stopped playing: {error}"
+            self._emit(StatusChanged(Status(text, Severity.ERROR)))
+
+    def _moves_due(self, game: LocalGame) -> bool:
+        human_ghost = self.settings.your_seat == GHOST
+        return (human_ghost and game.seance_due()) or bool(game.bot_actions())
+
+    def _play_one(self, game: LocalGame) -> None:
+        if game is not self._game or game.over:
+            return
+        if self.settings.your_seat == GHOST and game.seance_due():
+            self._tell(game.announce_seance())
+            return
+        wanted = game.bot_actions()
+        if wanted:
+            seat, action = wanted[0]
+            self._tell(game.play(seat, action))
+
+    async def _stop(self) -> None:
+        if self._bots is not None:
+            self._bots.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._bots
+            self._bots = None
+
+    # --- the lobby -------------------------------------------------------------------
+
+    def _name(self, seat: int) -> str:
+        if seat == self.settings.your_seat:
+            return self.settings.player_name
+        return GHOST_NAME if seat == GHOST else persona(seat).bot_name
+
+    def _lobby(self) -> LobbyInfo:
+        settings = self.settings
+        seats = tuple(
+            SeatInfo(
+                seat,
+                self._name(seat),
+                SeatKind.YOU if seat == settings.your_seat else SeatKind.BOT,
+                ready=True,
+            )
+            for seat in settings.seats
+        )
+        return LobbyInfo(
+            table_name=settings.table_name,
+            difficulty=settings.difficulty,
+            seats=seats,
+            your_seat=settings.your_seat,
+            is_host=True,
+            offline=True,
+            pack_name=self.pack.name,
+            started=self._game is not None and not self._game.over,
+        )
+
+    def _emit(self, event: SessionEvent) -> None:
+        self._channel.put(event)

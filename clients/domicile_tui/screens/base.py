@@ -1,0 +1,72 @@
+"""What every screen at the table shares: the app's news, mirrored as reactive attributes.
+
+A screen watches the app's ``view``, ``lobby``, ``chat``, ``status`` and
+``verification`` and keeps a copy in its own reactives, so its widgets can
+``data_bind`` to them (attributes down).  Widgets post messages up; the
+screen turns them into requests to the app (``act``, ``say``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, ClassVar, cast
+
+from textual.app import SystemCommand
+from textual.binding import BindingType
+from textual.reactive import reactive
+from textual.screen import Screen
+
+from domicile_p2p.rules import View
+from domicile_tui.keys import HelpKeys
+from domicile_tui.session import ChatLine, LobbyInfo, Status, Verification
+
+if TYPE_CHECKING:
+    from domicile_tui.app import DomicileApp
+
+
+class TableScreen(Screen[None]):
+    """A screen that shows the table; subclasses compose widgets bound to these reactives."""
+
+    # Textual declares the breakpoints as instance attributes; mypy refuses a ClassVar here.
+    HORIZONTAL_BREAKPOINTS = [  # noqa: RUF012
+        (0, "-narrow"),
+        (100, "-wide"),
+    ]
+    VERTICAL_BREAKPOINTS = [  # noqa: RUF012
+        (0, "-short"),
+        (30, "-tall"),
+    ]
+    BINDINGS: ClassVar[list[BindingType]] = []
+    AUTO_FOCUS: ClassVar[str | None] = ""  # each screen puts the focus where play begins
+    HELP_TITLE: ClassVar[str] = ""
+    """The screen's name in the help."""
+    HELP_KEYS: ClassVar[tuple[HelpKeys, ...]] = ()
+    """The screen's keys, in words, for the help."""
+
+    view: reactive[View | None] = reactive(None)
+    lobby: reactive[LobbyInfo | None] = reactive(None)
+    chat: reactive[tuple[ChatLine, ...]] = reactive(())
+    status: reactive[Status] = reactive(Status("", connected=False))
+    verification: reactive[Verification | None] = reactive(None)
+
+    @property
+    def table(self) -> DomicileApp:
+        return cast("DomicileApp", self.app)
+
+    def on_mount(self) -> None:
+        for name in ("lobby", "view", "chat", "status", "verification"):
+            self.watch(self.app, name, self._mirror(name))
+
+    def _mirror(self, name: str) -> Callable[[object], None]:
+        def copy(value: object) -> None:
+            setattr(self, name, value)
+
+        return copy
+
+    def on_screen_resume(self) -> None:
+        # A dialog closed (or the app came back here): the game may have moved on meanwhile.
+        self.table.route()
+
+    def palette_commands(self) -> Iterable[SystemCommand]:
+        """The screen's main actions for the command palette."""
+        return ()

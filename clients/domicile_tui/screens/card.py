@@ -1,0 +1,51 @@
+"""A card held up to the candle: its whole text."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.content import Content
+from textual.events import Click
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from domicile_p2p.packs import DreamCard, InvestigatorCard
+from domicile_tui.keys import HelpKeys
+from domicile_tui.theme import FLOURISH
+
+
+class CardScreen(ModalScreen[None]):
+    HELP_TITLE = "Reading a card"
+    HELP_KEYS: ClassVar[tuple[HelpKeys, ...]] = (
+        HelpKeys(("escape", "enter", "space", "q"), "put the card down"),
+    )
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,enter,space,q", "close", "Close"),
+    ]
+
+    def __init__(self, card: InvestigatorCard | DreamCard) -> None:
+        super().__init__()
+        self.card = card
+
+    def compose(self) -> ComposeResult:
+        card = self.card
+        with Vertical(classes="dialog card-dialog"):
+            if isinstance(card, DreamCard):
+                yield Static(Content.styled("☁  A dream", "bold $secondary"), classes="card-kind")
+                yield Static(Content.styled(card.text, "italic"), classes="card-text")
+            else:
+                kind = Content.styled(card.category.capitalize(), "bold $secondary")
+                yield Static(kind, classes="card-kind")
+                yield Static(Content.styled(card.name, "bold $primary"), classes="card-name")
+                yield Static(Content.styled(card.description, "italic"), classes="card-text")
+            yield Static(FLOURISH, classes="flourish")
+            yield Static(Content.styled("Esc to put it down", "$text-muted"), classes="hint")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    def on_click(self, event: Click) -> None:
+        self.dismiss(None)

@@ -1,0 +1,186 @@
+"""Stage Two for the investigators: the grouped tableau, the group's three dreams, the vote."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult, SystemCommand
+from textual.binding import Binding, BindingType
+from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.reactive import reactive
+from textual.widget import Widget
+from textual.widgets import Static
+
+from domicile_p2p.packs import Pack
+from domicile_p2p.rules import Lock, Place, Unlock, View
+from domicile_tui.describe import your_prompt
+from domicile_tui.keys import HelpKeys
+from domicile_tui.personas import persona
+from domicile_tui.screens.base import TableScreen
+from domicile_tui.screens.investigator import card_detail
+from domicile_tui.theme import MARKER_LOCKED, MARKER_PLACED, NO, YES
+from domicile_tui.widgets.card import CardTile
+from domicile_tui.widgets.chat import ChatPanel
+from domicile_tui.widgets.dream import DreamTile
+from domicile_tui.widgets.grouped import GroupedTableau
+from domicile_tui.widgets.header import TableHeader
+from domicile_tui.widgets.status_bar import BottomBar
+
+
+def vote_lines(view: View, pack: Pack) -> Content:
+    """Each investigator's accusation, and whether the group agrees yet."""
+    state = view.state
+    lines = [Content.styled("The accusation", "bold")]
+    accused: set[str] = set()
+    for seat in state.config.seats:
+        investigator = state.investigator(seat)
+        look = persona(seat)
+        you = " (you)" if seat == view.seat else ""
+        lines.append(Content.assemble(look.tag(), " ", (state.config.name(seat) + you, "bold")))
+        if investigator.marker is None:
+            lines.append(Content.styled("  undecided", "italic $text-muted"))
+            continue
+        accused.add(investigator.marker)
+        glyph = MARKER_LOCKED if investigator.locked else MARKER_PLACED
+        lines.append(
+            Content.assemble(
+                (f"  {glyph} ", f"bold {look.colour}"),
+                pack.investigator_card(investigator.marker).name,
+                (" · locked" if investigator.locked else "", "$text-muted"),
+            )
+        )
+    markers = [state.investigator(s).marker for s in state.config.seats]
+    locked = all(state.investigator(s).locked for s in state.config.seats)
+    if None not in markers and len(accused) == 1:
+        verdict = (
+            Content.styled(f"{YES} unanimous", "bold $success")
+            if locked
+            else Content.styled(f"{YES} all agree · lock to hold the séance", "bold $primary")
+        )
+    else:
+        verdict = Content.styled(f"{NO} not yet unanimous", "$warning")
+    lines.append(verdict)
+    return Content("\n").join(lines)
+
+
+class CulpritScreen(TableScreen):
+    HELP_TITLE = "Stage Two: naming the culprit"
+    HELP_KEYS: ClassVar[tuple[HelpKeys, ...]] = (
+        HelpKeys(("enter", "space"), "accuse the Character under the cursor"),
+        HelpKeys(("l",), "lock or unlock your accusation"),
+        HelpKeys(("t",), "talk to the table"),
+        HelpKeys(("c",), "back to the suspects"),
+        HelpKeys(("d",), "the group's dreams"),
+        HelpKeys(("escape",), "from the chat back to the suspects"),
+    )
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "noop", "Accuse", key_display="⏎"),
+        Binding("l", "lock", "Lock / unlock"),
+        Binding("t", "talk", "Talk"),
+        Binding("c", "cards", "Suspects"),
+        Binding("d", "dreams", "Dreams"),
+        Binding("escape", "cards", "Back to the suspects", show=False),
+    ]
+
+    group_dreams: reactive[tuple[str, ...]] = reactive(())
+
+    def compose(self) -> ComposeResult:
+        pack = self.table.pack
+        yield TableHeader(pack.name.removeprefix("The "), id="header").data_bind(
+            view=CulpritScreen.view
+        )
+        yield Static(id="prompt")
+        with Horizontal(id="table-body"):
+            with Vertical(id="table-main"):
+                yield GroupedTableau(pack, id="grouped").data_bind(view=CulpritScreen.view)
+                yield Static(card_detail(None), id="card-detail")
+                yield Static(
+                    Content.assemble(
+                        ("The group's dreams", "bold"),
+                        ("  for the culprit, the place and the weapon, in no order", "$text-muted"),
+                    ),
+                    classes="shelf-title",
+                )
+                yield VerticalScroll(id="group-dreams")
+            with Vertical(id="table-side"):
+                yield Static(id="vote")
+                yield ChatPanel(can_speak=True, id="chat").data_bind(lines=CulpritScreen.chat)
+        yield BottomBar(id="bottom").data_bind(status=CulpritScreen.status)
+
+    def on_mount(self) -> None:
+        self.watch(self, "focused", self._show_detail)
+
+    def watch_view(self, view: View | None) -> None:
+        if view is None:
+            return
+        pack = self.table.pack
+        self.query_one("#prompt", Static).update(Content.styled(your_prompt(view, pack), "bold"))
+        self.query_one("#vote", Static).update(vote_lines(view, pack))
+        self.group_dreams = view.state.group_dreams
+        self.call_after_refresh(self._ensure_focus)
+
+    async def watch_group_dreams(self, dreams: tuple[str, ...]) -> None:
+        shelf = self.query_one("#group-dreams", VerticalScroll)
+        await shelf.remove_children()
+        if not dreams:
+            await shelf.mount(
+                Static(Content.styled("The Ghost is choosing…", "italic $text-muted"))
+            )
+            return
+        grid = Grid(classes="dream-grid -group")
+        await shelf.mount(grid)
+        await grid.mount_all(DreamTile(self.table.pack.dream(card)) for card in dreams)
+
+    def _ensure_focus(self) -> None:
+        if self.focused is None:
+            self.query_one(GroupedTableau).focus_first()
+
+    def _show_detail(self, focused: Widget | None) -> None:
+        if isinstance(focused, CardTile):
+            self.query_one("#card-detail", Static).update(card_detail(focused.card))
+        elif isinstance(focused, DreamTile):
+            self.query_one("#card-detail", Static).update(card_detail(focused.dream))
+
+    @on(CardTile.Chosen)
+    def accuse(self, message: CardTile.Chosen) -> None:
+        view = self.view
+        if view is not None:
+            self.table.act(Place(view.seat, message.card_id))
+
+    @on(DreamTile.Opened)
+    def open_dream(self, message: DreamTile.Opened) -> None:
+        self.table.open_card(message.card_id)
+
+    @on(ChatPanel.Said)
+    def say(self, message: ChatPanel.Said) -> None:
+        self.table.say(message.text)
+
+    def action_lock(self) -> None:
+        view = self.view
+        if view is None:
+            return
+        me = view.state.investigator(view.seat)
+        self.table.act(Unlock(view.seat) if me.locked else Lock(view.seat))
+
+    def action_talk(self) -> None:
+        self.query_one(ChatPanel).focus_input()
+
+    def action_cards(self) -> None:
+        self.query_one(GroupedTableau).focus_first()
+
+    def action_dreams(self) -> None:
+        tiles = list(self.query("#group-dreams DreamTile").results(DreamTile))
+        if tiles:
+            tiles[0].focus()
+
+    def action_noop(self) -> None:
+        """Enter is handled by the focused card; the binding shows it in the footer."""
+
+    def palette_commands(self) -> Iterable[SystemCommand]:
+        yield SystemCommand(
+            "Lock or unlock my accusation", "Decide, or think again", self.action_lock
+        )
+        yield SystemCommand("Talk to the table", "Focus the chat line", self.action_talk)

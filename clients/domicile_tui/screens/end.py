@@ -1,0 +1,178 @@
+"""The end of the game: won or lost, the whole truth, and the proof that it was fair."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from pathlib import Path
+from typing import ClassVar
+
+from textual.app import ComposeResult, SystemCommand
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.widgets import Static
+
+from domicile_p2p.packs import Pack
+from domicile_p2p.rules import CATEGORY_ORDER, Outcome, Stage, View
+from domicile_tui.keys import HelpKeys
+from domicile_tui.personas import persona
+from domicile_tui.screens.base import TableScreen
+from domicile_tui.screens.export import ExportScreen
+from domicile_tui.session import Reveal, Verification
+from domicile_tui.theme import FLOURISH, YES
+from domicile_tui.widgets.status_bar import BottomBar
+from domicile_tui.widgets.verification import VerificationReport
+
+
+def banner(view: View) -> Content:
+    state = view.state
+    if state.outcome is Outcome.WON:
+        title = Content.styled("✦  T H E   G H O S T   I S   F R E E  ✦", "bold $success")
+        line = f"The culprit was named on day {state.day}. The candles burn steady at last."
+    else:
+        title = Content.styled("T H E   G H O S T   I S   B O U N D", "bold $error")
+        where = "naming the culprit" if state.stage is Stage.CULPRIT else "the plot"
+        line = f"The seventh night passed with {where} unsolved. The house keeps its ghost."
+    return Content("\n").join([title, Content.styled(line, "italic $text-muted")])
+
+
+def reveal_of(view: View, verification: Verification | None) -> Reveal | None:
+    """The secrets: from the verification (they are proven), or the Ghost's own knowledge."""
+    if verification is not None and verification.reveal is not None:
+        return verification.reveal
+    if view.ghost is not None:
+        return Reveal(view.ghost.columns, view.ghost.culprit)
+    return None
+
+
+def truth_lines(view: View, reveal: Reveal | None, pack: Pack) -> Content:
+    state = view.state
+    lines = [Content.styled("The truth", "bold $primary")]
+    if reveal is None:
+        lines.append(
+            Content.styled("Waiting for the Ghost to reveal its seed…", "italic $text-muted")
+        )
+        return Content("\n").join(lines)
+    for seat in state.config.seats:
+        look = persona(seat)
+        column = reveal.column(seat)
+        found = state.investigator(seat).found
+        culprit = seat == reveal.culprit
+        title = Content.assemble(look.tag(), " ", (state.config.name(seat), "bold"))
+        if culprit:
+            title += Content.styled("  ☠ the culprit's column", "bold $accent")
+        lines.append(title)
+        for category in CATEGORY_ORDER:
+            card = column.card(category)
+            mark = (
+                Content.styled(f" {YES}", "$success")
+                if card in found
+                else Content.styled(" ·", "$text-muted")
+            )
+            lines.append(
+                Content.assemble(
+                    mark,
+                    (f" {category.label:<10}", "$secondary"),
+                    (pack.investigator_card(card).name, "bold" if culprit else ""),
+                )
+            )
+    culprit_column = reveal.column(reveal.culprit)
+    names = [pack.investigator_card(culprit_column.card(c)).name for c in CATEGORY_ORDER]
+    lines.append(Content(""))
+    lines.append(
+        Content.assemble(
+            ("It was ", "italic"),
+            (names[0], "bold $accent"),
+            (", in ", "italic"),
+            (_inline(names[1]), "bold"),
+            (", with ", "italic"),
+            (_inline(names[2]), "bold"),
+            (".", "italic"),
+        )
+    )
+    return Content("\n").join(lines)
+
+
+def _inline(name: str) -> str:
+    """A card's name inside a sentence: "The Family Crypt" -> "the Family Crypt"."""
+    return "the " + name.removeprefix("The ") if name.startswith("The ") else name
+
+
+def export_suggestion(table_name: str, day: int) -> Path:
+    slug = re.sub(r"[^a-z0-9]+", "-", table_name.lower()).strip("-") or "table"
+    return Path.cwd() / f"domicile-{slug}-day{day}.transcript.json"
+
+
+class EndScreen(TableScreen):
+    HELP_TITLE = "The end of the game"
+    HELP_KEYS: ClassVar[tuple[HelpKeys, ...]] = (
+        HelpKeys(("e",), "export the transcript to a file"),
+        HelpKeys(("n",), "another game at the same table"),
+        HelpKeys(("escape",), "leave the table"),
+        HelpKeys(("q",), "quit"),
+    )
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("e", "export", "Export transcript"),
+        Binding("n", "again", "Play again"),
+        Binding("escape", "leave", "Leave table"),
+        Binding("q", "quit", "Quit"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="end"):
+            yield Static(id="end-banner")
+            yield Static(Content.styled(FLOURISH, "$secondary"), classes="flourish")
+            with Horizontal(id="end-body"):
+                with VerticalScroll(id="end-truth"):
+                    yield Static(id="truth")
+                with VerticalScroll(id="end-proof"):
+                    yield Static(Content.styled("The proof", "bold $primary"))
+                    yield VerificationReport(id="report").data_bind(
+                        verification=EndScreen.verification
+                    )
+        yield BottomBar(id="bottom").data_bind(status=EndScreen.status)
+
+    def watch_view(self, view: View | None) -> None:
+        self._show()
+
+    def watch_verification(self) -> None:
+        self._show()
+
+    def _show(self) -> None:
+        view = self.view
+        if view is None:
+            return
+        self.query_one("#end-banner", Static).update(banner(view))
+        reveal = reveal_of(view, self.verification)
+        self.query_one("#truth", Static).update(truth_lines(view, reveal, self.table.pack))
+
+    def action_export(self) -> None:
+        view = self.view
+        lobby = self.lobby
+        if view is None:
+            return
+        suggestion = export_suggestion(lobby.table_name if lobby else "table", view.state.day)
+
+        def chosen(path: Path | None) -> None:
+            if path is not None:
+                self.table.export_transcript(path)
+
+        self.app.push_screen(ExportScreen(suggestion), chosen)
+
+    def action_again(self) -> None:
+        lobby = self.lobby
+        if lobby is not None and not lobby.is_host:
+            self.notify("The host decides when the next game begins.")
+            return
+        self.table.play_again()
+
+    def action_leave(self) -> None:
+        self.table.leave_table()
+
+    async def action_quit(self) -> None:
+        await self.table.action_quit()
+
+    def palette_commands(self) -> Iterable[SystemCommand]:
+        yield SystemCommand("Export the transcript", "Write the game to a file", self.action_export)
+        yield SystemCommand("Play again", "Another game at the same table", self.action_again)

@@ -1,0 +1,329 @@
+"""The Ghost's screen: the secret columns, the hand of seven, giving and refreshing.
+
+The Ghost never speaks, so there is no chat line here, only the chat log.
+Which cards are picked for the next give and for whom is the screen's own
+choice-in-progress (not game state): it lives here until the give is sent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult, SystemCommand
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.reactive import reactive
+from textual.widgets import ContentSwitcher, Static
+
+from domicile_p2p.rules import (
+    GROUP_GIVE_SIZE,
+    GameState,
+    Give,
+    GroupGive,
+    Phase,
+    Refresh,
+    Stage,
+    View,
+)
+from domicile_tui.describe import awaiting_dreams, your_prompt
+from domicile_tui.keys import HelpKeys
+from domicile_tui.personas import persona, seat_of_letter
+from domicile_tui.screens.base import TableScreen
+from domicile_tui.screens.confirm import ConfirmScreen
+from domicile_tui.widgets.card import CardTile
+from domicile_tui.widgets.chat import ChatPanel
+from domicile_tui.widgets.columns import ColumnRow, SecretColumns
+from domicile_tui.widgets.dream import DreamTile
+from domicile_tui.widgets.hand import GhostHand
+from domicile_tui.widgets.header import TableHeader
+from domicile_tui.widgets.status_bar import BottomBar
+from domicile_tui.widgets.tableau import Tableau
+
+
+def refreshes_left(state: GameState) -> tuple[int | None, int]:
+    """Refreshes still allowed (``None``: no limit this game) and those left this round."""
+    rules = state.config.rules
+    this_round = max(rules.refreshes_per_round - state.refreshes_this_round, 0)
+    if rules.refreshes_per_game is None:
+        return None, this_round
+    in_game = max(rules.refreshes_per_game - state.refreshes_used, 0)
+    return in_game, min(this_round, in_game)
+
+
+def refresh_line(state: GameState) -> Content:
+    in_game, now = refreshes_left(state)
+    if in_game == 0 and now == 0:
+        return Content.styled("No refreshes left", "$text-muted")
+    game = "no limit this game" if in_game is None else f"{in_game} left this game"
+    return Content.assemble(
+        ("Refreshes ", "bold"), ("(R)", "$text-muted"), f"\n  {now} this round\n  {game}"
+    )
+
+
+def ghost_summary(view: View) -> Content:
+    """The side panel: refreshes, who still awaits dreams, the deck."""
+    state = view.state
+    lines = [refresh_line(state)]
+    waiting = awaiting_dreams(state)
+    if state.stage is Stage.CULPRIT:
+        if state.phase is Phase.DREAMS:
+            lines.append(Content.styled("The group awaits its three dreams", "bold $primary"))
+        else:
+            lines.append(Content.styled("The group has its dreams", "$text-muted"))
+    elif waiting:
+        tags = Content(" ").join(persona(seat).tag() for seat in waiting)
+        lines.append(Content.assemble(("Still to serve  ", "bold"), tags))
+    else:
+        lines.append(Content.styled("Everyone has their dreams", "$text-muted"))
+    lines.append(
+        Content.styled(
+            f"Deck {state.deck_size} · discard {state.discard_size}",
+            "$text-muted",
+        )
+    )
+    return Content("\n").join(lines)
+
+
+class GhostScreen(TableScreen):
+    HELP_TITLE = "The Ghost's screen"
+    HELP_KEYS: ClassVar[tuple[HelpKeys, ...]] = (
+        HelpKeys(tuple(str(n) for n in range(1, 8)), "pick or unpick dream card N of your hand"),
+        HelpKeys(("enter", "space"), "pick or unpick the dream under the cursor"),
+        HelpKeys(("o",), "read the dream under the cursor in full"),
+        HelpKeys(tuple("abcdef"), "choose which investigator to serve"),
+        HelpKeys(("g",), "give the picked dreams (Stage Two: three, to the group)"),
+        HelpKeys(("r",), "refresh: discard the whole hand and draw seven"),
+        HelpKeys(("x",), "unpick every dream"),
+        HelpKeys(("v",), "look at the tableau instead of your hand, and back"),
+        HelpKeys(("s",), "go to the secret columns"),
+        HelpKeys(("h",), "go to your hand"),
+    )
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *(Binding(str(n), f"pick({n})", f"Pick dream {n}", show=False) for n in range(1, 8)),
+        *(
+            Binding(
+                letter, f"serve('{letter}')", f"Serve investigator {letter.upper()}", show=False
+            )
+            for letter in "abcdef"
+        ),
+        Binding("g", "give", "Give"),
+        Binding("r", "refresh", "Refresh hand"),
+        Binding("x", "clear", "Clear picks"),
+        Binding("v", "switch", "Hand / tableau"),
+        Binding("s", "columns", "Columns", show=False),
+        Binding("h", "hand", "Hand", show=False),
+    ]
+
+    chosen: reactive[frozenset[str]] = reactive(frozenset())
+    recipient: reactive[int | None] = reactive(None)
+    hand: reactive[tuple[str, ...]] = reactive(())
+
+    def compose(self) -> ComposeResult:
+        pack = self.table.pack
+        yield TableHeader(pack.name.removeprefix("The "), id="header").data_bind(
+            view=GhostScreen.view
+        )
+        yield Static(id="prompt")
+        with Horizontal(id="table-body"):
+            with Vertical(id="table-main"):
+                yield SecretColumns(pack, id="columns").data_bind(
+                    view=GhostScreen.view, recipient=GhostScreen.recipient
+                )
+                yield Static(id="target-detail")
+                with ContentSwitcher(initial="hand", id="ghost-board"):
+                    yield GhostHand(pack, id="hand").data_bind(
+                        hand=GhostScreen.hand, chosen=GhostScreen.chosen
+                    )
+                    yield Tableau(pack, id="ghost-tableau").data_bind(view=GhostScreen.view)
+            with Vertical(id="table-side"):
+                yield Static(id="ghost-summary")
+                yield ChatPanel(can_speak=False, id="chat").data_bind(lines=GhostScreen.chat)
+        yield BottomBar(id="bottom").data_bind(status=GhostScreen.status)
+
+    def watch_view(self, view: View | None) -> None:
+        if view is None or view.ghost is None:
+            return
+        state = view.state
+        self.hand = view.ghost.hand
+        self.chosen = self.chosen & frozenset(view.ghost.hand)
+        waiting = awaiting_dreams(state)
+        if self.recipient not in waiting:
+            self.recipient = waiting[0] if waiting else None
+        self.query_one("#prompt", Static).update(
+            Content.styled(your_prompt(view, self.table.pack), "bold")
+        )
+        self.query_one("#ghost-summary", Static).update(ghost_summary(view))
+        self._show_target()
+        self.call_after_refresh(self._ensure_focus)
+
+    def watch_recipient(self) -> None:
+        self._show_target()
+
+    def _show_target(self) -> None:
+        view = self.view
+        if view is None or view.ghost is None:
+            return
+        detail = self.query_one("#target-detail", Static)
+        state = view.state
+        if state.stage is Stage.CULPRIT:
+            culprit = view.ghost.column(view.ghost.culprit)
+            names = [
+                self.table.pack.investigator_card(c).name
+                for c in (culprit.character, culprit.location, culprit.item)
+            ]
+            detail.update(
+                Content.assemble(
+                    ("The truth  ", "bold $accent"),
+                    " · ".join(names),
+                    ("   give the group three dreams that point to it", "$text-muted"),
+                )
+            )
+            return
+        seat = self.recipient
+        if seat is None:
+            detail.update(Content.styled("Nobody awaits dreams now.", "$text-muted"))
+            return
+        seeking = state.investigator(seat).seeking
+        if seeking is None:
+            detail.update("")
+            return
+        card = self.table.pack.investigator_card(view.ghost.column(seat).card(seeking))
+        detail.update(
+            Content.assemble(
+                ("Dreams for ", "$text-muted"),
+                persona(seat).tag(),
+                " ",
+                (state.config.name(seat), "bold"),
+                (f" → {seeking.label}: ", "$text-muted"),
+                (card.name, "bold $primary"),
+                "  ",
+                (card.description, "italic"),
+            )
+        )
+
+    def _ensure_focus(self) -> None:
+        if self.focused is None:
+            tile = self.query_one(GhostHand).tile(1)
+            if tile is not None:
+                tile.focus()
+
+    # --- choosing ---------------------------------------------------------------------
+
+    @on(DreamTile.Toggled)
+    def toggle(self, message: DreamTile.Toggled) -> None:
+        card = message.card_id
+        self.chosen = self.chosen - {card} if card in self.chosen else self.chosen | {card}
+
+    @on(DreamTile.Opened)
+    def open_dream(self, message: DreamTile.Opened) -> None:
+        self.table.open_card(message.card_id)
+
+    @on(ColumnRow.Picked)
+    def pick_row(self, message: ColumnRow.Picked) -> None:
+        self._choose_recipient(message.seat)
+
+    def action_pick(self, number: int) -> None:
+        tile = self.query_one(GhostHand).tile(number)
+        if tile is not None:
+            tile.focus()
+            tile.action_primary()
+
+    def action_serve(self, letter: str) -> None:
+        seat = seat_of_letter(letter)
+        view = self.view
+        if seat is None or view is None or seat not in view.state.config.seats:
+            self.notify(f"There is no investigator {letter.upper()} at this table.")
+            return
+        self._choose_recipient(seat)
+
+    def _choose_recipient(self, seat: int) -> None:
+        view = self.view
+        if view is None:
+            return
+        if view.state.stage is Stage.CULPRIT:
+            self.notify("In Stage Two your dreams go to the whole group.")
+            return
+        self.recipient = seat
+
+    def action_clear(self) -> None:
+        self.chosen = frozenset()
+
+    def action_columns(self) -> None:
+        rows = list(self.query(ColumnRow))
+        if rows:
+            rows[0].focus()
+
+    def action_hand(self) -> None:
+        self.query_one("#ghost-board", ContentSwitcher).current = "hand"
+        tile = self.query_one(GhostHand).tile(1)
+        if tile is not None:
+            tile.focus()
+
+    def action_switch(self) -> None:
+        """The hand, or the whole tableau (to see which cards a dream might be mistaken for)."""
+        board = self.query_one("#ghost-board", ContentSwitcher)
+        if board.current == "hand":
+            board.current = "ghost-tableau"
+            self.query_one(Tableau).focus_first_sought()
+        else:
+            self.action_hand()
+
+    @on(CardTile.Chosen)
+    def card_chosen(self, message: CardTile.Chosen) -> None:
+        card = self.table.pack.investigator_card(message.card_id)
+        self.notify(f"{card.name}: {card.description}", title="On the tableau")
+
+    # --- acting -----------------------------------------------------------------------
+
+    def action_give(self) -> None:
+        view = self.view
+        if view is None or view.ghost is None:
+            return
+        cards = tuple(card for card in view.ghost.hand if card in self.chosen)
+        state = view.state
+        if state.stage is Stage.CULPRIT:
+            needed = min(GROUP_GIVE_SIZE, len(view.ghost.hand))
+            if len(cards) != needed:
+                self.notify(f"Pick exactly {needed} dreams for the group (1-7), then G.")
+                return
+            self.table.act(GroupGive(cards))
+        else:
+            if self.recipient is None:
+                self.notify("Nobody awaits dreams now.")
+                return
+            if not cards and view.ghost.hand:
+                self.notify("Pick one or more dreams first (1-7 or Space).")
+                return
+            self.table.act(Give(self.recipient, cards))
+        self.chosen = frozenset()
+
+    def action_refresh(self) -> None:
+        view = self.view
+        if view is None:
+            return
+        in_game, now = refreshes_left(view.state)
+        if now == 0:
+            self.notify("You may not refresh your hand now.", severity="warning")
+            return
+        left = "" if in_game is None else f" ({in_game} left this game)"
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self.chosen = frozenset()
+                self.table.act(Refresh())
+
+        self.app.push_screen(
+            ConfirmScreen(f"Discard your whole hand and draw seven new dreams?{left}"), answer
+        )
+
+    def palette_commands(self) -> Iterable[SystemCommand]:
+        yield SystemCommand(
+            "Give the picked dreams", "To the chosen investigator", self.action_give
+        )
+        yield SystemCommand(
+            "Refresh the hand", "Discard all seven, draw seven", self.action_refresh
+        )
+        yield SystemCommand("Clear the picks", "Unpick every dream", self.action_clear)

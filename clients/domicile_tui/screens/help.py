@@ -1,0 +1,55 @@
+"""Every key, on one page: the current screen's first."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from domicile_tui.keys import HelpKeys
+from domicile_tui.theme import FLOURISH
+
+HelpSection = tuple[str, Sequence[HelpKeys]]
+
+
+KEY_COLUMN = 16
+
+
+def section_text(title: str, keys: Sequence[HelpKeys]) -> Content:
+    width = max(KEY_COLUMN, *(len(entry.label) + 2 for entry in keys))
+    lines = [Content.styled(title, "bold $primary")]
+    for entry in keys:
+        lines.append(Content.assemble((entry.label.ljust(width), "bold $secondary"), entry.text))
+    return Content("\n").join(lines)
+
+
+class HelpScreen(ModalScreen[None]):
+    HELP_TITLE = "This help"
+    HELP_KEYS: ClassVar[tuple[HelpKeys, ...]] = (
+        HelpKeys(("escape", "question_mark", "q"), "close the help"),
+    )
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,question_mark,q", "close", "Close"),
+    ]
+
+    def __init__(self, sections: Sequence[HelpSection]) -> None:
+        super().__init__()
+        self.sections = sections
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog help-dialog"):
+            yield Static(Content.styled("Keys of the manor", "bold"), classes="help-title")
+            yield Static(FLOURISH, classes="flourish")
+            with VerticalScroll(id="help-scroll"):
+                for title, keys in self.sections:
+                    yield Static(section_text(title, keys), classes="help-section")
+            yield Static(Content.styled("Esc or ? to close", "$text-muted"), classes="hint")
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,208 @@
+"""Joining a table: its code (read out loud by the host), and where it is when not on the LAN."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, VerticalScroll
+from textual.content import Content
+from textual.widgets import Button, Footer, Input, Label, RadioButton, RadioSet, Static
+
+from domicile_p2p.net.address import Address
+from domicile_p2p.net.codes import parse_code
+from domicile_p2p.net.discovery import DiscoveredTable
+from domicile_p2p.net.errors import BadAddress, BadJoinCode
+from domicile_tui.keys import HelpKeys
+from domicile_tui.networked import JoinTicket
+from domicile_tui.screens.base import TableScreen
+from domicile_tui.session import MAX_NAME_LENGTH, Role, SettingsError, clean_name
+from domicile_tui.theme import FLOURISH
+from domicile_tui.widgets.toggles import MarkedRadioButton
+
+
+class JoinError(ValueError):
+    """What the player typed does not say how to reach a table (the player's to fix)."""
+
+
+def fingerprint_of(text: str) -> bytes | None:
+    cleaned = "".join(text.split()).replace(":", "").lower()
+    if not cleaned:
+        return None
+    try:
+        value = bytes.fromhex(cleaned)
+    except ValueError:
+        raise JoinError("the fingerprint is 64 hexadecimal digits") from None
+    if len(value) != 32:
+        raise JoinError("the fingerprint is 64 hexadecimal digits")
+    return value
+
+
+def ticket_for(
+    code_text: str,
+    *,
+    found: DiscoveredTable | None,
+    address_text: str,
+    fingerprint_text: str,
+    lan: Sequence[DiscoveredTable],
+) -> JoinTicket:
+    """The ticket the form describes, or :class:`JoinError` saying what is missing."""
+    try:
+        code = parse_code(code_text)
+    except BadJoinCode as error:
+        raise JoinError(str(error)) from None
+    if found is not None:
+        if found.advert.nameplate != code.nameplate:
+            raise JoinError(
+                f"that code is for table {code.nameplate}; this is table {found.advert.nameplate}"
+            )
+        return JoinTicket(
+            code, Address(found.address, found.port), bytes.fromhex(found.advert.fingerprint)
+        )
+    if address_text.strip():
+        try:
+            address = Address.parse(address_text)
+        except BadAddress as error:
+            raise JoinError(str(error)) from None
+        return JoinTicket(code, address, fingerprint_of(fingerprint_text))
+    matches = [table for table in lan if table.advert.nameplate == code.nameplate]
+    if not matches:
+        raise JoinError(
+            f"no table {code.nameplate} answers on the LAN yet: wait a moment, or join by address"
+        )
+    if len(matches) > 1:
+        raise JoinError(
+            f"several tables {code.nameplate} answer on the LAN: choose yours from the list"
+        )
+    table = matches[0]
+    return JoinTicket(
+        code, Address(table.address, table.port), bytes.fromhex(table.advert.fingerprint)
+    )
+
+
+class JoinScreen(TableScreen):
+    HELP_TITLE = "Joining a table"
+    HELP_KEYS: ClassVar[tuple[HelpKeys, ...]] = (
+        HelpKeys(("tab", "shift+tab"), "move between the fields"),
+        HelpKeys(("ctrl+s",), "join"),
+        HelpKeys(("escape",), "back to the front door"),
+    )
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+s", "join", "Join"),
+        Binding("escape", "back", "Back"),
+    ]
+
+    def __init__(
+        self,
+        *,
+        found: DiscoveredTable | None = None,
+        by_address: bool = False,
+        lan: Sequence[DiscoveredTable] = (),
+    ) -> None:
+        super().__init__()
+        self.found = found
+        self.by_address = by_address and found is None
+        self.lan = tuple(lan)
+
+    def compose(self) -> ComposeResult:
+        defaults = self.table.defaults
+        if self.found is not None:
+            title = f"Join {self.found.advert.name}"
+        else:
+            title = "Join a table by its address" if self.by_address else "Join a table"
+        with VerticalScroll(id="setup"):
+            yield Static(Content.styled(title, "bold $primary"), classes="setup-title")
+            yield Static(Content.styled(FLOURISH, "$secondary"), classes="flourish")
+            if self.found is not None:
+                yield Static(self._found_note(self.found), classes="setup-subtitle")
+            with Horizontal(classes="field"):
+                yield Label("Table code", classes="field-label")
+                placeholder = (
+                    f"{self.found.advert.nameplate}-word-word" if self.found else "7-raven-lantern"
+                )
+                yield Input(placeholder=placeholder, id="code")
+            if self.by_address:
+                with Horizontal(classes="field"):
+                    yield Label("Address", classes="field-label")
+                    yield Input(placeholder="wss://192.168.1.20:47470", id="address")
+                with Horizontal(classes="field"):
+                    yield Label("Fingerprint", classes="field-label")
+                    yield Input(placeholder="optional: the host's 64 hex digits", id="fingerprint")
+            with Horizontal(classes="field"):
+                yield Label("Your name", classes="field-label")
+                yield Input(defaults.player_name, id="player-name", max_length=MAX_NAME_LENGTH)
+            with Horizontal(classes="field"):
+                yield Label("Play as", classes="field-label")
+                with RadioSet(id="role"):
+                    yield MarkedRadioButton("any seat", value=True, id="role-any")
+                    yield MarkedRadioButton("an Investigator", id="role-investigator")
+                    yield MarkedRadioButton("the Ghost", id="role-ghost")
+            yield Static(
+                Content.styled(
+                    "The code is the password: the host's screen shows it, and only someone "
+                    "who knows it can sit down.",
+                    "italic $text-muted",
+                ),
+                classes="setup-subtitle",
+            )
+            with Horizontal(classes="buttons"):
+                yield Button("Join", id="join", variant="primary")
+                yield Button("Back", id="back")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#code", Input).focus()
+
+    @staticmethod
+    def _found_note(found: DiscoveredTable) -> Content:
+        return Content.assemble(
+            ("At ", "$text-muted"),
+            found.url,
+            ("  ·  host fingerprint ", "$text-muted"),
+            (found.advert.fingerprint[:16] + "…", "$secondary"),
+        )
+
+    def _role(self) -> Role | None:
+        if self.query_one("#role-ghost", RadioButton).value:
+            return Role.GHOST
+        if self.query_one("#role-investigator", RadioButton).value:
+            return Role.INVESTIGATOR
+        return None
+
+    def _value(self, selector: str) -> str:
+        found = self.query(selector)
+        return found.first(Input).value if found else ""
+
+    @on(Button.Pressed, "#join")
+    def action_join(self) -> None:
+        try:
+            name = clean_name(self._value("#player-name"), "player name")
+            ticket = ticket_for(
+                self._value("#code"),
+                found=self.found,
+                address_text=self._value("#address"),
+                fingerprint_text=self._value("#fingerprint"),
+                lan=self.lan,
+            )
+        except (SettingsError, JoinError) as error:
+            if isinstance(error, JoinError) and "answers on the LAN" in str(error):
+                self._look_again()
+            self.notify(str(error), title="Cannot join", severity="error")
+            return
+        self.table.join(ticket, name, self._role())
+
+    @work(exclusive=True, group="discovery", exit_on_error=False)
+    async def _look_again(self) -> None:
+        try:
+            self.lan = tuple(await self.table.door.discover())
+        except Exception:  # mDNS may be blocked on this network: joining by address still works
+            self.lan = ()
+
+    @on(Button.Pressed, "#back")
+    def action_back(self) -> None:
+        from domicile_tui.screens.start import StartScreen
+
+        self.table.show(StartScreen())

@@ -1,0 +1,232 @@
+"""The séance, told with a little drama: candles gutter, markers are judged one by one,
+the wrong ones fly off, the found cards go into their finders' hands.
+
+The telling is a sequence of *beats* paced by a timer; any key skips to the
+end, and a key at the end closes it.  With ``step=0`` (tests, snapshots) the
+whole outcome shows at once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.content import Content
+from textual.events import Click
+from textual.reactive import reactive
+from textual.screen import ModalScreen
+from textual.timer import Timer
+from textual.widgets import Static
+
+from domicile_p2p.packs import Pack
+from domicile_p2p.rules import CulpritSeance, Outcome, Seance, Stage, View
+from domicile_tui.keys import HelpKeys
+from domicile_tui.personas import persona
+from domicile_tui.theme import FLOURISH, MARKER_LOCKED, NO, YES
+
+FLY_FRAMES = 6
+"""Frames of a wrong marker flying off its card."""
+
+_FLAMES = ("✦", "✧", "*", "·", "✧", "✦")
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    """One marker at the séance, and what became of it."""
+
+    seat: int
+    name: str
+    card: str
+    correct: bool
+
+
+def judgements(before: View, action: Seance | CulpritSeance, pack: Pack) -> tuple[Judgement, ...]:
+    state = before.state
+    if isinstance(action, CulpritSeance):
+        accused = state.investigators[0].marker
+        if accused is None:
+            return ()
+        return (Judgement(0, "The group", pack.investigator_card(accused).name, action.correct),)
+    found: list[Judgement] = []
+    for verdict in action.verdicts:
+        marker = state.investigator(verdict.seat).marker
+        card = pack.investigator_card(marker).name if marker is not None else "no card"
+        found.append(
+            Judgement(verdict.seat, state.config.name(verdict.seat), card, verdict.correct)
+        )
+    return tuple(found)
+
+
+def summary(after: View, judged: tuple[Judgement, ...], culprit: bool) -> Content:
+    state = after.state
+    if state.outcome is Outcome.WON:
+        return Content.styled("The culprit is named. The Ghost is free at last.", "bold $success")
+    if state.outcome is Outcome.LOST:
+        return Content.styled(
+            "The seventh night is over. The Ghost is bound to the house forever.", "bold $error"
+        )
+    if culprit:
+        return Content.styled(
+            f"The wrong name. Day {state.day} begins; the Ghost tries again.", "bold $warning"
+        )
+    right = sum(1 for j in judged if j.correct)
+    text = f"{right} found, {len(judged) - right} astray."
+    if state.stage is Stage.CULPRIT:
+        return Content.styled(f"{text} The plot is solved: Stage Two begins.", "bold $success")
+    return Content.styled(f"{text} Day {state.day} begins.", "bold")
+
+
+class SeanceScreen(ModalScreen[None]):
+    HELP_TITLE = "The séance"
+    HELP_KEYS: ClassVar[tuple[HelpKeys, ...]] = (
+        HelpKeys(("enter", "space", "escape"), "skip to the outcome, then close"),
+    )
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter,space,escape", "skip", "Skip / close"),
+    ]
+
+    beat: reactive[int] = reactive(0)
+    frame: reactive[int] = reactive(0)
+
+    def __init__(
+        self, before: View, after: View, action: Seance | CulpritSeance, *, step: float
+    ) -> None:
+        super().__init__()
+        self.before = before
+        self.after = after
+        self.action = action
+        self.step = step
+        self._timer: Timer | None = None
+        self._flutter: Timer | None = None
+
+    @property
+    def judged(self) -> tuple[Judgement, ...]:
+        pack = self.app.pack  # type: ignore[attr-defined]
+        return judgements(self.before, self.action, pack)
+
+    @property
+    def beats(self) -> int:
+        """Candles, then two beats per marker (shown, judged), then the outcome."""
+        return 1 + 2 * len(self.judged) + 1
+
+    @property
+    def finished(self) -> bool:
+        return self.beat >= self.beats
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog seance-dialog"):
+            yield Static(id="candles")
+            yield Static(id="seance-title")
+            yield Static(FLOURISH, classes="flourish")
+            yield Static(id="seance-lines")
+            yield Static(id="seance-hint", classes="hint")
+
+    def on_mount(self) -> None:
+        if self.step <= 0:
+            self.beat = self.beats
+            self.frame = FLY_FRAMES
+        else:
+            self._timer = self.set_interval(self.step, self._next_beat)
+            self._flutter = self.set_interval(self.step / 8, self._next_frame)
+        self._show()
+
+    def _next_beat(self) -> None:
+        if self.finished:
+            if self._timer is not None:
+                self._timer.stop()
+            return
+        self.beat += 1
+        self.frame = 0
+
+    def _next_frame(self) -> None:
+        self.frame += 1
+        if self.finished and self.frame > len(_FLAMES) and self._flutter is not None:
+            self._flutter.stop()
+
+    def watch_beat(self) -> None:
+        self._show()
+
+    def watch_frame(self) -> None:
+        self._show()
+
+    def _show(self) -> None:
+        self.query_one("#candles", Static).update(self._candles())
+        culprit = isinstance(self.action, CulpritSeance)
+        day = self.before.state.day
+        title = "The final séance" if culprit else f"The séance of day {day}"
+        self.query_one("#seance-title", Static).update(Content.styled(title, "bold $primary"))
+        self.query_one("#seance-lines", Static).update(self._lines())
+        hint = "Enter to continue" if self.finished else "Enter to skip"
+        self.query_one("#seance-hint", Static).update(Content.styled(hint, "$text-muted"))
+
+    def _candles(self) -> Content:
+        if self.finished:
+            flames = Content.styled("   ".join("✦" for _ in range(7)), "bold $primary")
+        else:
+            flames = Content.styled(
+                "   ".join(_FLAMES[(self.frame + i * 2) % len(_FLAMES)] for i in range(7)),
+                "$primary",
+            )
+        sticks = Content.styled("   ".join("█" for _ in range(7)), "$secondary")
+        return Content("\n").join([flames, sticks])
+
+    def _lines(self) -> Content:
+        lines: list[Content] = []
+        if self.beat == 0:
+            lines.append(Content.styled("The candles gutter… the spirits gather…", "italic"))
+        judged = self.judged
+        for index, judgement in enumerate(judged):
+            shown, decided = 1 + 2 * index, 2 + 2 * index
+            if self.beat < shown:
+                break
+            lines.append(self._judgement_line(judgement, decided))
+        if self.finished:
+            lines.append(Content(""))
+            lines.append(summary(self.after, judged, isinstance(self.action, CulpritSeance)))
+        return Content("\n").join(lines)
+
+    def _judgement_line(self, judgement: Judgement, decided: int) -> Content:
+        judged_now = self.beat >= decided
+        gone = judged_now and not judgement.correct
+        if judgement.seat:
+            look = persona(judgement.seat)
+            who = Content.assemble(look.tag(), " ", (judgement.name, "bold"))
+            chip_style = f"bold {look.colour}"
+        else:
+            who = Content.styled(judgement.name, "bold")
+            chip_style = "bold $primary"
+        chip = (
+            Content.styled("·", "$text-muted")
+            if gone
+            else Content.styled(MARKER_LOCKED, chip_style)
+        )
+        accusation = "" if judgement.seat else "accuses "
+        card = Content.styled(accusation + judgement.card, "$text-muted" if gone else "bold")
+        line = Content.assemble(who, "  ", chip, " ", card, "  ")
+        if not judged_now:
+            return line + Content.styled("…", "$text-muted")
+        if judgement.correct:
+            if judgement.seat:
+                return line + Content.styled(
+                    f"{YES} found: it goes into {judgement.name}'s hand", "bold $success"
+                )
+            return line + Content.styled(f"{YES} the culprit!", "bold $success")
+        flown = self.finished or self.beat > decided or self.frame >= FLY_FRAMES
+        if flown:
+            text = "the marker flies off" if judgement.seat else "innocent: the marker flies off"
+            return line + Content.styled(f"{NO} {text}", "bold $error")
+        trail = Content.styled(" " * self.frame + MARKER_LOCKED, chip_style)
+        return line + Content.styled(f"{NO} ", "bold $error") + trail
+
+    def action_skip(self) -> None:
+        if self.finished:
+            self.dismiss(None)
+        else:
+            self.beat = self.beats
+            self.frame = FLY_FRAMES
+
+    def on_click(self, event: Click) -> None:
+        self.action_skip()

@@ -1,0 +1,188 @@
+"""Setting up a new table: your name, the table's, difficulty, investigators, seats, your role."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.widgets import (
+    Button,
+    Checkbox,
+    Footer,
+    Input,
+    Label,
+    RadioButton,
+    RadioSet,
+    Select,
+    Static,
+)
+
+from domicile_p2p.rules import DIFFICULTY_RULES, GHOST, MAX_INVESTIGATORS, Difficulty
+from domicile_tui.keys import HelpKeys
+from domicile_tui.personas import persona
+from domicile_tui.screens.base import TableScreen
+from domicile_tui.session import MAX_NAME_LENGTH, Role, SettingsError, TableSettings
+from domicile_tui.theme import FLOURISH
+from domicile_tui.widgets.toggles import MarkedCheckbox, MarkedRadioButton
+
+
+def difficulty_note(difficulty: Difficulty, investigators: int) -> str:
+    rules = DIFFICULTY_RULES[difficulty]
+    cards = rules.tableau_size(investigators)
+    if rules.refreshes_per_game == 0 or rules.refreshes_per_round == 0:
+        refresh = "no hand refreshes"
+    elif rules.refreshes_per_game is None:
+        refresh = "one hand refresh a round"
+    else:
+        plural = "es" if rules.refreshes_per_game != 1 else ""
+        refresh = f"{rules.refreshes_per_game} hand refresh{plural} a game, one a round at most"
+    return f"{cards} cards per category on the tableau · {refresh}"
+
+
+class HostSetupScreen(TableScreen):
+    HELP_TITLE = "Setting up a table"
+    HELP_KEYS: ClassVar[tuple[HelpKeys, ...]] = (
+        HelpKeys(("tab", "shift+tab"), "move between the fields"),
+        HelpKeys(("ctrl+s",), "open the table"),
+        HelpKeys(("escape",), "back to the front door"),
+    )
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+s", "open_table", "Open the table"),
+        Binding("escape", "back", "Back"),
+    ]
+
+    def __init__(self, *, offline: bool) -> None:
+        super().__init__()
+        self.offline = offline
+
+    def compose(self) -> ComposeResult:
+        defaults = self.table.defaults
+        title = "A new offline table" if self.offline else "A new table on this laptop"
+        with VerticalScroll(id="setup"):
+            yield Static(Content.styled(title, "bold $primary"), classes="setup-title")
+            yield Static(Content.styled(FLOURISH, "$secondary"), classes="flourish")
+            with Horizontal(classes="field"):
+                yield Label("Your name", classes="field-label")
+                yield Input(defaults.player_name, id="player-name", max_length=MAX_NAME_LENGTH)
+            with Horizontal(classes="field"):
+                yield Label("Table name", classes="field-label")
+                yield Input(defaults.table_name, id="table-name", max_length=MAX_NAME_LENGTH)
+            with Horizontal(classes="field"):
+                yield Label("Play as", classes="field-label")
+                with RadioSet(id="role"):
+                    yield MarkedRadioButton(
+                        "an Investigator",
+                        value=defaults.role is Role.INVESTIGATOR,
+                        id="role-investigator",
+                    )
+                    yield MarkedRadioButton(
+                        "the Ghost", value=defaults.role is Role.GHOST, id="role-ghost"
+                    )
+            with Horizontal(classes="field"):
+                yield Label("Difficulty", classes="field-label")
+                yield Select(
+                    [(d.label, d) for d in Difficulty],
+                    value=defaults.difficulty,
+                    allow_blank=False,
+                    id="difficulty",
+                )
+            with Horizontal(classes="field"):
+                yield Label("Investigators", classes="field-label")
+                yield Select(
+                    [(str(n), n) for n in range(1, MAX_INVESTIGATORS + 1)],
+                    value=defaults.investigators,
+                    allow_blank=False,
+                    id="investigators",
+                )
+            yield Static(id="difficulty-note")
+            if not self.offline:
+                yield Static(
+                    Content.styled("Seats kept for people who join (the rest are bots)", "bold"),
+                    classes="setup-subtitle",
+                )
+                with Vertical(id="open-seats"):
+                    for seat in range(0, MAX_INVESTIGATORS + 1):
+                        look = persona(seat)
+                        label = "☾ the Ghost" if seat == GHOST else f"{look.letter} {look.title}"
+                        yield MarkedCheckbox(
+                            label, value=seat in defaults.open_seats, id=f"open-{seat}"
+                        )
+            else:
+                yield Static(
+                    Content.styled("Bots take every other seat.", "$text-muted"),
+                    classes="setup-subtitle",
+                )
+            with Horizontal(classes="buttons"):
+                yield Button("Open the table", id="open", variant="primary")
+                yield Button("Back", id="back")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._refresh_form()
+        self.query_one("#player-name", Input).focus()
+
+    @on(Select.Changed)
+    @on(RadioSet.Changed)
+    def _changed(self) -> None:
+        self._refresh_form()
+
+    def _refresh_form(self) -> None:
+        difficulty = self.query_one("#difficulty", Select).value
+        count = self.query_one("#investigators", Select).value
+        if isinstance(difficulty, Difficulty) and isinstance(count, int):
+            self.query_one("#difficulty-note", Static).update(
+                Content.styled(difficulty_note(difficulty, count), "italic $text-muted")
+            )
+        if not self.offline and isinstance(count, int):
+            you = GHOST if self._role() is Role.GHOST else 1
+            for seat in range(0, MAX_INVESTIGATORS + 1):
+                box = self.query_one(f"#open-{seat}", Checkbox)
+                box.display = seat <= count
+                box.disabled = seat == you
+                if seat == you:
+                    box.value = False
+                    box.label = f"{box.label.plain.split(' (')[0]} (you)"
+
+    def _role(self) -> Role:
+        ghost = self.query_one("#role-ghost", RadioButton).value
+        return Role.GHOST if ghost else Role.INVESTIGATOR
+
+    def settings(self) -> TableSettings:
+        """The settings the form describes, or :class:`SettingsError` saying what to fix."""
+        difficulty = self.query_one("#difficulty", Select).value
+        count = self.query_one("#investigators", Select).value
+        assert isinstance(difficulty, Difficulty) and isinstance(count, int)
+        open_seats: frozenset[int] = frozenset()
+        if not self.offline:
+            open_seats = frozenset(
+                seat
+                for seat in range(0, count + 1)
+                if self.query_one(f"#open-{seat}", Checkbox).value
+            )
+        return TableSettings(
+            table_name=self.query_one("#table-name", Input).value,
+            player_name=self.query_one("#player-name", Input).value,
+            role=self._role(),
+            difficulty=difficulty,
+            investigators=count,
+            open_seats=open_seats,
+        )
+
+    @on(Button.Pressed, "#open")
+    def action_open_table(self) -> None:
+        try:
+            settings = self.settings()
+        except SettingsError as error:
+            self.notify(str(error), title="Cannot open the table", severity="error")
+            return
+        self.table.sit_down(settings, offline=self.offline)
+
+    @on(Button.Pressed, "#back")
+    def action_back(self) -> None:
+        from domicile_tui.screens.start import StartScreen
+
+        self.table.show(StartScreen())

@@ -1,0 +1,192 @@
+"""The front door of the manor: tables found on the LAN, join one, host one, or play offline."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Center, Vertical
+from textual.content import Content
+from textual.reactive import reactive
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from domicile_p2p.net.discovery import DiscoveredTable
+from domicile_p2p.net.wire import TableState
+from domicile_tui.keys import HelpKeys
+from domicile_tui.screens.base import TableScreen
+from domicile_tui.theme import FLOURISH, MANOR, TITLE
+from domicile_tui.widgets.status_bar import BottomBar
+
+TAGLINE = "a game of dreams, for one silent ghost and the investigators of its murder"
+LOOK_EVERY = 4.0
+"""Seconds between two looks for tables on the LAN."""
+
+
+def table_entry(table: DiscoveredTable) -> Content:
+    advert = table.advert
+    state = {
+        TableState.LOBBY: f"{advert.seats_free} of {advert.seats_total} seats free",
+        TableState.PLAYING: "playing",
+        TableState.ENDED: "game over",
+    }[advert.state]
+    return Content.assemble(
+        (advert.name, "bold"),
+        (f"  table {advert.nameplate}", "$secondary"),
+        (f"  {state} · {advert.difficulty}", "$text-muted"),
+    )
+
+
+class StartScreen(TableScreen):
+    HELP_TITLE = "The front door"
+    HELP_KEYS: ClassVar[tuple[HelpKeys, ...]] = (
+        HelpKeys(("up", "down"), "choose"),
+        HelpKeys(("enter",), "go (on a table found on the LAN: join it)"),
+        HelpKeys(("h",), "host a table on this laptop"),
+        HelpKeys(("j",), "join a table by its code"),
+        HelpKeys(("a",), "join a table by its address"),
+        HelpKeys(("o",), "play offline against bots"),
+        HelpKeys(("q",), "quit"),
+    )
+    AUTO_FOCUS = "#menu"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("h", "host", "Host"),
+        Binding("j", "join_code", "Join by code"),
+        Binding("a", "join_address", "By address"),
+        Binding("o", "offline", "Offline"),
+        Binding("q", "quit", "Quit"),
+    ]
+
+    found: reactive[tuple[DiscoveredTable, ...]] = reactive(())
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="front"):
+            yield Static(Content.styled(MANOR, "$secondary"), id="manor")
+            yield Static(Content.styled(TITLE, "bold $primary"), id="title")
+            yield Static(Content.styled(TAGLINE, "italic $text-muted"), id="tagline")
+            yield Static(Content.styled(FLOURISH, "$secondary"), classes="flourish")
+            lan = self.table.door.lan
+            with Center():
+                yield OptionList(*self._menu(lan), id="menu")
+            if lan:
+                yield Static(Content.styled("Tables on the LAN", "bold $secondary"), id="lan-title")
+                with Center():
+                    yield OptionList(id="lan-tables")
+            else:
+                note = "Offline: no table on the LAN is looked for or offered."
+                yield Static(Content.styled(note, "italic $text-muted"), id="lan-title")
+        yield BottomBar(id="bottom").data_bind(status=StartScreen.status)
+
+    @staticmethod
+    def _menu(lan: bool) -> list[Option]:
+        options = [
+            Option("Host a table on this laptop", id="host"),
+            Option("Join a table by its code", id="join-code"),
+            Option("Join a table by its address", id="join-address"),
+        ]
+        return [
+            *(options if lan else []),
+            Option("Play offline against bots", id="offline"),
+            Option("Quit", id="quit"),
+        ]
+
+    def on_mount(self) -> None:
+        if self.table.door.lan:
+            self._show_found()
+            self.look_for_tables()
+
+    @work(exclusive=True, group="discovery", exit_on_error=False)
+    async def look_for_tables(self) -> None:
+        """Keep the list of tables on the LAN fresh while the front door is open."""
+        import asyncio
+
+        while True:
+            try:
+                self.found = tuple(await self.table.door.discover())
+            except Exception:  # mDNS is a convenience: a LAN that forbids it must not stop play
+                self.found = ()
+            await asyncio.sleep(LOOK_EVERY)
+
+    def watch_found(self) -> None:
+        self._show_found()
+
+    def _show_found(self) -> None:
+        found = self.query("#lan-tables")
+        if not found:
+            return  # not composed (the app is closing)
+        tables = found.first(OptionList)
+        highlighted = tables.highlighted
+        tables.clear_options()
+        if not self.found:
+            tables.add_option(
+                Option(
+                    Content.styled("Looking for tables… none yet", "italic $text-muted"),
+                    disabled=True,
+                )
+            )
+            return
+        for index, table in enumerate(self.found):
+            tables.add_option(Option(table_entry(table), id=f"table-{index}"))
+        if highlighted is not None and highlighted < len(self.found):
+            tables.highlighted = highlighted
+
+    @on(OptionList.OptionSelected, "#menu")
+    async def chosen(self, event: OptionList.OptionSelected) -> None:
+        match event.option.id:
+            case "host":
+                self.action_host()
+            case "join-code":
+                self.action_join_code()
+            case "join-address":
+                self.action_join_address()
+            case "offline":
+                self.action_offline()
+            case "quit":
+                await self.table.action_quit()
+
+    @on(OptionList.OptionSelected, "#lan-tables")
+    def table_chosen(self, event: OptionList.OptionSelected) -> None:
+        option_id = event.option.id or ""
+        if option_id.startswith("table-"):
+            self._join(found=self.found[int(option_id.removeprefix("table-"))])
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # Without the LAN (--offline) the network's keys are not offered at all.
+        if action in ("host", "join_code", "join_address"):
+            return self.table.door.lan
+        return True
+
+    def _lan_only(self) -> bool:
+        if not self.table.door.lan:
+            self.notify("This is an offline session: play offline (O).", severity="warning")
+        return self.table.door.lan
+
+    def action_host(self) -> None:
+        if self._lan_only():
+            self._setup(offline=False)
+
+    def action_offline(self) -> None:
+        self._setup(offline=True)
+
+    def action_join_code(self) -> None:
+        if self._lan_only():
+            self._join()
+
+    def action_join_address(self) -> None:
+        if self._lan_only():
+            self._join(by_address=True)
+
+    def _setup(self, *, offline: bool) -> None:
+        from domicile_tui.screens.setup import HostSetupScreen
+
+        self.table.show(HostSetupScreen(offline=offline))
+
+    def _join(self, *, found: DiscoveredTable | None = None, by_address: bool = False) -> None:
+        from domicile_tui.screens.join import JoinScreen
+
+        self.table.show(JoinScreen(found=found, by_address=by_address, lan=self.found))
+
+    async def action_quit(self) -> None:
+        await self.table.action_quit()

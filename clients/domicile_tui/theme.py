@@ -1,0 +1,66 @@
+"""The look of the manor: a candlelit palette and a little ornament.
+
+Dark wood and soot for the background, candle flame for what matters now,
+old brass for frames, an ember red for danger, parchment for text.  The
+palette is a Textual :class:`~textual.theme.Theme`, so every ``.tcss`` file
+speaks of ``$primary`` and ``$accent`` rather than of hex codes.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from textual.theme import Theme
+
+CANDLELIGHT: Final = Theme(
+    name="candlelight",
+    primary="#e3a94f",
+    secondary="#9c7a4d",
+    accent="#c8553d",
+    warning="#e0a240",
+    error="#d65a4f",
+    success="#93c283",
+    foreground="#eadcc2",
+    background="#100d0b",
+    surface="#18130f",
+    panel="#241b14",
+    dark=True,
+    variables={
+        # Content styles cannot resolve "auto" colours: give the muted text a real one.
+        "text-muted": "#94846c",
+        "footer-key-foreground": "#e3a94f",
+        "block-cursor-background": "#3a2a1a",
+        "block-cursor-foreground": "#f4e6c8",
+        "input-selection-background": "#e3a94f 35%",
+        "border": "#6b5236",
+        "border-blurred": "#3d2f22",
+        "scrollbar": "#3d2f22",
+        "scrollbar-hover": "#6b5236",
+        "scrollbar-active": "#9c7a4d",
+    },
+)
+
+TITLE: Final = "T O R T U R E D   D O M I C I L E"
+
+MANOR: Final = r"""
+                          ☾
+             ┌┐          /\          ┌┐
+          ___││_________/  \_________││___
+         /    ││    ▪  /    \  ▪     ││   \
+        /_____┴┴______/______\_______┴┴____\
+        │  ▪   ▪   ▪  │  ▒▒  │  ▪   ▪   ▪  │
+        │  ▪   ▪   ▪  │  ▒▒  │  ▪   ▪   ▪  │
+    ────┴─────────────┴──────┴─────────────┴────
+""".strip("\n")
+
+FLOURISH: Final = "─── ✦ ───"
+"""A small divider between sections."""
+
+CANDLE_LIT: Final = "✦"
+DAY_PAST: Final = "●"
+DAY_TO_COME: Final = "○"
+
+MARKER_PLACED: Final = "◇"
+MARKER_LOCKED: Final = "◆"
+YES: Final = "✓"
+NO: Final = "✗"

@@ -1,0 +1,80 @@
+"""The table chat: what the investigators say, and (for them only) a line to speak."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widgets import Input, Static
+
+from domicile_p2p.rules import MAX_CHAT_LENGTH
+from domicile_tui.personas import persona
+from domicile_tui.session import ChatLine
+
+
+def chat_entry(line: ChatLine) -> Content:
+    look = persona(line.seat)
+    return Content.assemble(
+        look.tag(), " ", (line.name, f"bold {look.colour}"), ("  ", ""), line.text
+    )
+
+
+class ChatScroll(VerticalScroll, can_focus=False):
+    """The log scrolls with the mouse wheel; the keyboard stays on the table."""
+
+
+class ChatPanel(Vertical):
+    """The chat log, and an input line when this player may speak."""
+
+    lines: reactive[tuple[ChatLine, ...]] = reactive(())
+
+    class Said(Message):
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
+
+    def __init__(self, *, can_speak: bool, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.can_speak = can_speak
+
+    def compose(self) -> ComposeResult:
+        with ChatScroll(id="chat-scroll"):
+            yield Static(id="chat-log")
+        if self.can_speak:
+            yield Input(
+                placeholder="Say something to the table…  (T)",
+                max_length=MAX_CHAT_LENGTH,
+                id="chat-input",
+            )
+
+    def on_mount(self) -> None:
+        self.border_title = "Table talk" if self.can_speak else "Table talk · you only listen"
+        self._write()
+
+    def watch_lines(self) -> None:
+        if self.is_mounted:
+            self._write()
+
+    def _write(self) -> None:
+        log = self.query_one("#chat-log", Static)
+        if self.lines:
+            log.update(Content("\n").join(chat_entry(line) for line in self.lines))
+        else:
+            log.update(Content.styled("No one has spoken yet.", "italic $text-muted"))
+        scroll = self.query_one("#chat-scroll", ChatScroll)
+        scroll.anchor()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        text = event.value.strip()
+        if text:
+            self.post_message(self.Said(text))
+        event.input.clear()
+
+    def focus_input(self) -> bool:
+        if not self.can_speak:
+            return False
+        self.query_one("#chat-input", Input).focus()
+        return True

@@ -1,0 +1,84 @@
+"""The investigators at a glance: who found what, who seeks what, who is still deciding."""
+
+from __future__ import annotations
+
+from textual.content import Content
+from textual.reactive import reactive
+from textual.widgets import Static
+
+from domicile_p2p.packs import Pack
+from domicile_p2p.rules import CATEGORY_ORDER, GameState, Phase, Stage, View
+from domicile_tui.describe import investigator_status, still_deciding
+from domicile_tui.personas import persona
+from domicile_tui.session import LobbyInfo, SeatKind
+from domicile_tui.theme import MARKER_LOCKED, MARKER_PLACED, YES
+
+
+def progress(state: GameState, seat: int) -> Content:
+    """``C✓ L▸ I·``: found, sought now, still to come."""
+    investigator = state.investigator(seat)
+    parts: list[Content] = []
+    for index, category in enumerate(CATEGORY_ORDER):
+        initial = category.label[0]
+        if index < len(investigator.found):
+            parts.append(Content.styled(f"{initial}{YES}", "bold $success"))
+        elif category is investigator.seeking:
+            parts.append(Content.styled(f"{initial}▸", "bold $primary"))
+        else:
+            parts.append(Content.styled(f"{initial}·", "$text-muted"))
+    return Content(" ").join(parts)
+
+
+def seat_kind(lobby: LobbyInfo | None, seat: int) -> SeatKind | None:
+    if lobby is None:
+        return None
+    try:
+        return lobby.seat(seat).kind
+    except KeyError:
+        return None
+
+
+class InvestigatorList(Static):
+    """One short entry per investigator."""
+
+    view: reactive[View | None] = reactive(None)
+    lobby: reactive[LobbyInfo | None] = reactive(None)
+
+    def __init__(self, pack: Pack, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.pack = pack
+
+    def watch_view(self) -> None:
+        self._show()
+
+    def watch_lobby(self) -> None:
+        self._show()
+
+    def _show(self) -> None:
+        view = self.view
+        if view is None:
+            return
+        state = view.state
+        deciding = set(still_deciding(state))
+        entries: list[Content] = []
+        for seat in state.config.seats:
+            look = persona(seat)
+            investigator = state.investigator(seat)
+            kind = seat_kind(self.lobby, seat)
+            who = " (you)" if seat == view.seat else " (bot)" if kind is SeatKind.BOT else ""
+            name = Content.assemble(
+                look.tag(), " ", (state.config.name(seat), "bold"), (who, "$text-muted")
+            )
+            first = name
+            if state.stage is Stage.PLOT:
+                first = Content.assemble(name, "  ", progress(state, seat))
+            status = investigator_status(state, seat, self.pack)
+            if investigator.marker is not None and state.phase is not Phase.ENDED:
+                glyph = MARKER_LOCKED if investigator.locked else MARKER_PLACED
+                status = f"{glyph} {status}"
+            style = "$foreground" if seat in deciding else "$text-muted"
+            if seat in deciding and investigator.marker is None:
+                style = "italic $foreground"
+            second = Content.styled(f"  {status}", style)
+            entries.append(Content("\n").join([first, second]))
+        self.update(Content("\n").join(entries))

@@ -1,0 +1,118 @@
+"""The Clue Tableau of Stage One: three columns of cards, Character, Location, Item."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.reactive import reactive
+from textual.widgets import Static
+
+from domicile_p2p.packs import Pack
+from domicile_p2p.rules import CATEGORY_ORDER, GHOST, Category, GameState, Stage, View
+from domicile_tui.widgets.board import Board
+from domicile_tui.widgets.card import CardTile, Marker
+
+
+def markers_on(state: GameState, card: str) -> tuple[Marker, ...]:
+    """Every marker on ``card``, in seat order."""
+    return tuple(
+        (seat, inv.locked)
+        for seat, inv in enumerate(state.investigators, start=1)
+        if inv.marker == card
+    )
+
+
+def sought_category(view: View) -> Category | None:
+    """The category this seat seeks now (``None`` for the Ghost, in Stage Two, or when done)."""
+    if view.seat == GHOST or view.state.stage is not Stage.PLOT:
+        return None
+    return view.state.investigator(view.seat).seeking
+
+
+def card_dom_id(card_id: str) -> str:
+    return f"card-{card_id}"
+
+
+class Tableau(Board):
+    """The tableau as cards.  Choosing a card posts :class:`CardTile.Chosen`."""
+
+    view: reactive[View | None] = reactive(None)
+
+    def __init__(self, pack: Pack, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.pack = pack
+        self._dealt: tuple[tuple[str, ...], ...] = ()
+        self._seeking: Category | None = None
+
+    def compose(self) -> ComposeResult:
+        view = self.view
+        if view is None:
+            return
+        self._dealt = tuple(view.state.tableau.cards(c) for c in CATEGORY_ORDER)
+        with Horizontal(classes="tableau-columns"):
+            for category in CATEGORY_ORDER:
+                with Vertical(classes="tableau-column", id=f"column-{category.value}"):
+                    yield Static(classes="column-header", id=f"header-{category.value}")
+                    for card_id in view.state.tableau.cards(category):
+                        card = self.pack.investigator_card(card_id)
+                        yield CardTile(card, id=card_dom_id(card_id))
+
+    async def watch_view(self, view: View | None) -> None:
+        if view is None:
+            return
+        focused = self.screen.focused if self.is_mounted else None
+        on_board = isinstance(focused, CardTile) and focused in self.query(CardTile)
+        refocus = focused.id if on_board and focused is not None else None
+        dealt = tuple(view.state.tableau.cards(c) for c in CATEGORY_ORDER)
+        if dealt != self._dealt:
+            self._dealt = dealt
+            await self.recompose()
+        self._decorate(view)
+        seeking = sought_category(view)
+        moved_on = seeking is not None and seeking is not self._seeking
+        self._seeking = seeking
+        if not self.display:
+            return  # put away (the Ghost's screen shows its hand instead)
+        if self.screen.focused is None or (on_board and moved_on):
+            # A new category to seek: go to it.
+            self.focus_first_sought()
+        elif refocus is not None:
+            # The tableau was rebuilt under the cursor: stay on the card, or on the table.
+            again = self.query(f"#{refocus}")
+            if again:
+                again.first().focus()
+            else:
+                self.focus_first_sought()
+
+    def _decorate(self, view: View) -> None:
+        state = view.state
+        seeking = sought_category(view)
+        mine = None if view.seat == GHOST else state.investigator(view.seat).marker
+        for category in CATEGORY_ORDER:
+            header = self.query_one(f"#header-{category.value}", Static)
+            header.update(_header(category, seeking, len(state.tableau.cards(category))))
+            header.set_class(category is seeking, "-seek")
+        for tile in self.query(CardTile):
+            tile.markers = markers_on(state, tile.card.id)
+            category = Category(tile.card.category)
+            tile.set_class(seeking is not None and category is seeking, "-seek")
+            tile.set_class(seeking is not None and category is not seeking, "-dim")
+            tile.set_class(tile.card.id == mine, "-mine")
+
+    def focus_first_sought(self) -> None:
+        """Put the focus on the first card of the category this seat seeks (or the first card)."""
+        tiles = list(self.query(CardTile))
+        preferred = [t for t in tiles if t.has_class("-mine")] or [
+            t for t in tiles if t.has_class("-seek")
+        ]
+        candidates = preferred or tiles
+        if candidates:
+            candidates[0].focus()
+
+
+def _header(category: Category, seeking: Category | None, count: int) -> Content:
+    label = Content.styled(category.label.upper(), "bold")
+    if category is seeking:
+        return Content.assemble(label, ("  ◂ you seek", "bold $primary"))
+    return Content.assemble(label, (f"  {count}", "$text-muted"))

@@ -1,0 +1,352 @@
+"""The client at tables across the network: hosted here, joined by code over TLS on
+127.0.0.1, found on the LAN by mDNS bound to 127.0.0.1 — never any other interface."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_tui_end_to_end import play_a_whole_game
+from textual.pilot import Pilot
+from textual.widgets import Input, OptionList, Static
+from tui_support import PACK, record_notifications, rendered, settings, view_of, wait_until
+
+from domicile_p2p.net.address import Address
+from domicile_p2p.net.codes import parse_code
+from domicile_p2p.net.host import HostConfig, RunningHost, start_host
+from domicile_p2p.rules import Phase
+from domicile_p2p.transcript.verify import verify
+from domicile_tui.app import DomicileApp
+from domicile_tui.connect import TableDoor
+from domicile_tui.networked import JoinTicket
+from domicile_tui.pacing import BotPace
+from domicile_tui.screens.end import EndScreen
+from domicile_tui.screens.export import ExportScreen
+from domicile_tui.screens.ghost import GhostScreen
+from domicile_tui.screens.investigator import InvestigatorScreen
+from domicile_tui.screens.join import JoinError, JoinScreen, ticket_for
+from domicile_tui.screens.lobby import LobbyScreen
+from domicile_tui.screens.seance import SeanceScreen
+from domicile_tui.screens.start import StartScreen
+from domicile_tui.session import LobbyChanged, Role, ViewChanged
+from domicile_tui.widgets.status_bar import StatusBar
+
+LOOPBACK = "127.0.0.1"
+WIDE = (120, 36)
+CODE = re.compile(r"^[1-9]-[a-z]+-[a-z]+$")
+
+
+def door(data_dir: Path, *, advertise: bool = False) -> TableDoor:
+    return TableDoor(
+        PACK,
+        pace=BotPace(0),
+        data_dir=data_dir,
+        interface=LOOPBACK,
+        port=0,
+        advertise=advertise,
+    )
+
+
+async def hosted_elsewhere(data_dir: Path, *, advertise: bool = False) -> RunningHost:
+    """A host on 127.0.0.1 playing the Ghost and investigators 2 and 3 with bots."""
+    return await start_host(
+        HostConfig(
+            data_dir=data_dir,
+            name="Friday",
+            interface=LOOPBACK,
+            port=0,
+            investigators=3,
+            bot_seats=frozenset({2, 3}),
+            ghost_bot=True,
+            advertise=advertise,
+            pack=PACK,
+        )
+    )
+
+
+async def long_wait(pilot: Pilot[Any], condition: Any, what: str) -> None:
+    await wait_until(pilot, condition, what=what, steps=1500)
+
+
+async def test_hosting_for_the_lan_seats_the_player_and_the_bots(tmp_path: Path) -> None:
+    app = DomicileApp(
+        door(tmp_path), defaults=settings(), open_at_once=True, offline=False, seance_step=0
+    )
+    async with app.run_test(size=WIDE) as pilot:
+        await long_wait(pilot, lambda: isinstance(app.screen, InvestigatorScreen), "the game")
+        lobby = app.lobby
+        assert lobby is not None and not lobby.offline and lobby.is_host
+        assert lobby.code is not None and CODE.match(lobby.code)
+        assert lobby.fingerprint_phrase is not None
+        assert len(lobby.fingerprint_phrase.split()) == 6
+        status = rendered(app.screen.query_one(StatusBar))
+        assert f"At the table hosted on this laptop · code {lobby.code}" in status
+        await pilot.press("enter")
+        await long_wait(pilot, lambda: view_of(app).state.investigator(1).marker is not None, "")
+        await pilot.press("l")
+        await long_wait(pilot, lambda: isinstance(app.screen, SeanceScreen), "the séance")
+        await pilot.press("enter")
+        await long_wait(pilot, lambda: view_of(app).state.day == 2, "day 2")
+        port = app.session.host.port  # type: ignore[union-attr]
+        await pilot.press("ctrl+q")  # quitting closes the table the app hosts
+    with pytest.raises(OSError):
+        _, writer = await asyncio.open_connection(LOOPBACK, port)
+        writer.close()
+
+
+async def test_a_hosted_table_with_an_open_seat_waits_in_the_lobby(tmp_path: Path) -> None:
+    hosting = settings(Role.GHOST)
+    hosting = type(hosting)(
+        table_name="Friday",
+        player_name="Mina",
+        role=Role.GHOST,
+        investigators=2,
+        open_seats=frozenset({2}),
+    )
+    app = DomicileApp(
+        door(tmp_path / "host"), defaults=hosting, open_at_once=True, offline=False, seance_step=0
+    )
+    async with app.run_test(size=WIDE) as pilot:
+        shown = record_notifications(app)
+        await long_wait(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        await long_wait(pilot, lambda: app.lobby is not None and bool(app.lobby.seats), "seats")
+        await pilot.pause()
+        lobby = app.lobby
+        assert lobby is not None
+        hint = rendered(app.screen.query_one("#lobby-hint", Static))
+        assert "The game begins as soon as every seat is taken (1 seat open)" in hint
+        join = rendered(app.screen.query_one("#lobby-join", Static))
+        assert lobby.code in join and "Host phrase" in join  # type: ignore[operator]
+        await pilot.press("enter")
+        await long_wait(pilot, lambda: bool(shown), "a notification")
+        assert "every seat is taken (1 seat still open)" in shown[0]
+
+        # Someone joins the open seat across the network, with the code read out loud.
+        host = app.session.host  # type: ignore[union-attr]
+        guest = door(tmp_path / "guest").join(
+            JoinTicket(parse_code(lobby.code), Address(LOOPBACK, host.port)),  # type: ignore[arg-type]
+            "Idris",
+            None,
+        )
+        await guest.open()
+        await long_wait(pilot, lambda: isinstance(app.screen, GhostScreen), "the game")
+        assert view_of(app).state.config.name(2) == "Idris"
+        await guest.close()
+        await app.session.close()  # type: ignore[union-attr]
+
+
+async def test_a_whole_game_at_a_table_across_the_network(tmp_path: Path) -> None:
+    host = await hosted_elsewhere(tmp_path / "host")
+    try:
+        app = DomicileApp(
+            door(tmp_path / "me"), defaults=settings(), open_at_once=False, seance_step=0
+        )
+        async with app.run_test(size=WIDE) as pilot:
+            shown = record_notifications(app)
+            await pilot.press("a")
+            await long_wait(pilot, lambda: isinstance(app.screen, JoinScreen), "the join form")
+            app.screen.query_one("#code", Input).value = host.tables()[0].code
+            app.screen.query_one("#address", Input).value = f"wss://{LOOPBACK}:{host.port}"
+            await pilot.press("ctrl+s")
+            await long_wait(pilot, lambda: isinstance(app.screen, InvestigatorScreen), "seated")
+            assert app.lobby is not None and app.lobby.your_seat == 1
+            assert app.lobby.fingerprint_phrase == host.certificate.phrase
+
+            await play_a_whole_game(pilot, app)
+            await long_wait(pilot, lambda: isinstance(app.screen, EndScreen), "the end")
+            await long_wait(pilot, lambda: app.verification is not None, "the proof")
+            assert app.verification is not None and app.verification.ok
+            assert app.verification.reveal is not None
+            assert view_of(app).state.phase is Phase.ENDED
+            assert not [n for n in shown if n.startswith("Not allowed")]
+
+            await pilot.press("e")
+            await long_wait(pilot, lambda: isinstance(app.screen, ExportScreen), "export")
+            target = tmp_path / "friday.jsonl"
+            app.screen.query_one("#export-path", Input).value = str(target)
+            await pilot.press("enter")
+            await long_wait(pilot, lambda: target.exists(), "the transcript")
+            assert verify(target).valid
+            await app.session.close()  # type: ignore[union-attr]
+    finally:
+        await host.close()
+
+
+async def test_a_wrong_code_is_refused_and_the_player_is_back_at_the_door(tmp_path: Path) -> None:
+    host = await hosted_elsewhere(tmp_path / "host")
+    try:
+        real = parse_code(host.tables()[0].code)
+        wrong = f"{real.nameplate}-{'acorn' if real.first != 'acorn' else 'amber'}-{real.second}"
+        app = DomicileApp(
+            door(tmp_path / "me"), defaults=settings(), open_at_once=False, seance_step=0
+        )
+        async with app.run_test(size=WIDE) as pilot:
+            shown = record_notifications(app)
+            app.join(JoinTicket(parse_code(wrong), Address(LOOPBACK, host.port)), "Ada", None)
+            await long_wait(pilot, lambda: bool(shown), "the refusal")
+            assert "the host refused the code" in shown[-1]
+            await long_wait(pilot, lambda: isinstance(app.screen, StartScreen), "the door")
+            assert app.session is None
+    finally:
+        await host.close()
+
+
+async def test_tables_on_the_lan_are_listed_and_joined_from_the_front_door(
+    tmp_path: Path,
+) -> None:
+    host = await hosted_elsewhere(tmp_path / "host", advertise=True)
+    try:
+        app = DomicileApp(
+            door(tmp_path / "me"), defaults=settings(), open_at_once=False, seance_step=0
+        )
+        async with app.run_test(size=WIDE) as pilot:
+            tables = app.screen.query_one("#lan-tables", OptionList)
+
+            def friday() -> int | None:
+                prompts = [
+                    str(tables.get_option_at_index(i).prompt) for i in range(tables.option_count)
+                ]
+                return next((i for i, p in enumerate(prompts) if p.startswith("Friday")), None)
+
+            await long_wait(pilot, lambda: friday() is not None, "the table on the LAN")
+            entry = str(tables.get_option_at_index(friday() or 0).prompt)
+            assert "table " in entry and "1 of 4 seats free" in entry
+            tables.focus()
+            tables.highlighted = friday()
+            await pilot.press("enter")
+            await long_wait(pilot, lambda: isinstance(app.screen, JoinScreen), "the join form")
+            code = host.tables()[0].code
+            app.screen.query_one("#code", Input).value = code
+            await pilot.press("ctrl+s")
+            await long_wait(pilot, lambda: isinstance(app.screen, InvestigatorScreen), "seated")
+            await app.session.close()  # type: ignore[union-attr]
+    finally:
+        await host.close()
+
+
+def test_the_join_form_says_what_is_missing() -> None:
+    with pytest.raises(JoinError, match="no table 7 answers on the LAN"):
+        ticket_for("7-raven-lantern", found=None, address_text="", fingerprint_text="", lan=())
+    with pytest.raises(JoinError, match="tables speak wss://"):
+        ticket_for(
+            "7-raven-lantern",
+            found=None,
+            address_text="http://10.0.0.1",
+            fingerprint_text="",
+            lan=(),
+        )
+    with pytest.raises(JoinError, match="64 hexadecimal digits"):
+        ticket_for(
+            "7-raven-lantern",
+            found=None,
+            address_text="10.0.0.1:47470",
+            fingerprint_text="abc",
+            lan=(),
+        )
+    ticket = ticket_for(
+        "7 Raven Lantern",
+        found=None,
+        address_text="10.0.0.1",
+        fingerprint_text="ab" * 32,
+        lan=(),
+    )
+    assert str(ticket.code) == "7-raven-lantern"
+    assert ticket.address == Address("10.0.0.1", 47470)
+    assert ticket.fingerprint == bytes.fromhex("ab" * 32)
+
+
+async def test_a_host_that_disappears_shows_in_the_status_bar(tmp_path: Path) -> None:
+    host = await hosted_elsewhere(tmp_path / "host")
+    app = DomicileApp(door(tmp_path / "me"), defaults=settings(), open_at_once=False, seance_step=0)
+    async with app.run_test(size=WIDE) as pilot:
+        app.join(
+            JoinTicket(parse_code(host.tables()[0].code), Address(LOOPBACK, host.port)), "Ada", None
+        )
+        await long_wait(pilot, lambda: isinstance(app.screen, InvestigatorScreen), "seated")
+        await host.close()
+        bar = app.screen.query_one(StatusBar)
+        await long_wait(pilot, lambda: "reconnecting" in rendered(bar), "the status line")
+        assert rendered(bar).startswith("○ Connection to the host lost: reconnecting")
+        assert isinstance(app.screen, InvestigatorScreen)  # the table stays on screen
+        await app.session.close()  # type: ignore[union-attr]
+
+
+async def test_the_ghost_plays_across_the_network_and_its_seance_is_announced(
+    tmp_path: Path,
+) -> None:
+    app = DomicileApp(
+        door(tmp_path),
+        defaults=settings(Role.GHOST),
+        open_at_once=True,
+        offline=False,
+        seance_step=0,
+    )
+    async with app.run_test(size=WIDE) as pilot:
+        await long_wait(pilot, lambda: isinstance(app.screen, GhostScreen), "the game")
+        await long_wait(pilot, lambda: view_of(app).ghost is not None, "the Ghost's view")
+        for seat in (1, 2):
+            await pilot.press("1", "g")
+            await long_wait(pilot, lambda s=seat: view_of(app).state.investigator(s).served, "")
+        await pilot.press("1", "g")  # the last give: the bots lock at once, the séance follows
+        await long_wait(pilot, lambda: isinstance(app.screen, SeanceScreen), "the séance")
+        await pilot.press("enter")
+        await long_wait(pilot, lambda: view_of(app).state.day == 2, "the next day")
+        assert isinstance(app.screen, GhostScreen)
+        await app.session.close()  # type: ignore[union-attr]
+
+
+async def test_the_set_up_form_keeps_the_seats_asked_for_open() -> None:
+    from domicile_tui.screens.setup import HostSetupScreen
+
+    app = DomicileApp(
+        TableDoor(PACK, pace=BotPace(0), lan=False), defaults=settings(), open_at_once=False
+    )
+    async with app.run_test(size=WIDE) as pilot:
+        app.show(HostSetupScreen(offline=False))
+        await long_wait(pilot, lambda: bool(app.screen.query("#open-6")), "the form")
+        screen = app.screen
+        assert screen.query_one("#open-1").disabled  # your own seat
+        assert not screen.query_one("#open-4").display  # only 3 investigators
+        for seat in (2, 0):
+            screen.query_one(f"#open-{seat}").focus()
+            await pilot.press("space")
+        chosen = screen.settings()  # type: ignore[attr-defined]
+        assert chosen.open_seats == {0, 2}
+        assert chosen.bot_seats == (3,)
+
+
+async def test_another_game_at_a_hosted_table_opens_it_afresh(tmp_path: Path) -> None:
+    table = door(tmp_path).host(settings())
+    events: list[object] = []
+
+    async def collect() -> None:
+        async for event in table.events():
+            events.append(event)
+
+    collector = asyncio.create_task(collect())
+
+    async def until(condition: Any, what: str) -> None:
+        for _ in range(3000):
+            if condition():
+                return
+            await asyncio.sleep(0.005)
+        raise AssertionError(f"timed out waiting for {what}")
+
+    def views() -> list[ViewChanged]:
+        return [e for e in events if isinstance(e, ViewChanged)]
+
+    await table.open()
+    await until(lambda: bool(views()), "the first game")
+    first_game = table.host.tables()[0].game_id  # type: ignore[union-attr]
+    seen = len(views())
+    await table.play_again()
+    await until(lambda: len(views()) > seen and views()[-1].view.state.day == 1, "a new game")
+    assert table.host is not None
+    assert table.host.tables()[0].game_id != first_game
+    lobbies = [e for e in events if isinstance(e, LobbyChanged)]
+    assert lobbies[-1].lobby.started
+    await table.close()
+    await asyncio.wait_for(collector, 5)

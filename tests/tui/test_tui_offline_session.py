@@ -1,0 +1,328 @@
+"""The offline table behind the session interface: a real game through the real protocol."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from tui_support import PACK, Clairvoyant, investigator_bot, settings
+
+from domicile_p2p.bots import make_policy
+from domicile_p2p.rules import (
+    GHOST,
+    Chat,
+    GhostKnowledge,
+    Give,
+    Lock,
+    Outcome,
+    Phase,
+    Place,
+    Seance,
+    Stage,
+)
+from domicile_p2p.transcript.verify import verify
+from domicile_tui.offline import OfflineTable
+from domicile_tui.pacing import BotPace
+from domicile_tui.session import (
+    ActionRefused,
+    ChatPosted,
+    GameVerified,
+    LobbyChanged,
+    Role,
+    SeatKind,
+    SessionClosed,
+    SessionEvent,
+    SettingsError,
+    StatusChanged,
+    TableSettings,
+    ViewChanged,
+)
+
+
+class Recorder:
+    """Collects a session's events as they come."""
+
+    def __init__(self, table: OfflineTable) -> None:
+        self.table = table
+        self.events: list[SessionEvent] = []
+        self._task = asyncio.create_task(self._collect())
+
+    async def _collect(self) -> None:
+        async for event in self.table.events():
+            self.events.append(event)
+
+    def of(self, kind: type) -> list:  # type: ignore[type-arg]
+        return [event for event in self.events if isinstance(event, kind)]
+
+    async def until(self, condition: Callable[[], bool], what: str = "") -> None:
+        for _ in range(2000):
+            if condition():
+                return
+            await asyncio.sleep(0.001)
+        raise AssertionError(f"timed out waiting for {what}")
+
+    async def stop(self) -> None:
+        await self.table.close()
+        await asyncio.wait_for(self._task, 5)
+
+
+def offline(role: Role = Role.INVESTIGATOR, seed: int = 7) -> OfflineTable:
+    return OfflineTable(settings(role), PACK, pace=BotPace(0), seed=seed)
+
+
+async def started(role: Role = Role.INVESTIGATOR, seed: int = 7) -> Recorder:
+    table = offline(role, seed)
+    recorder = Recorder(table)
+    await table.open()
+    await table.start_game()
+    await recorder.until(lambda: bool(recorder.of(ViewChanged)), "the first view")
+    return recorder
+
+
+async def test_the_table_opens_on_a_lobby_of_the_player_and_bots() -> None:
+    table = offline()
+    recorder = Recorder(table)
+    await table.open()
+    await recorder.until(lambda: bool(recorder.of(LobbyChanged)), "the lobby")
+    assert recorder.of(StatusChanged)[0].status.text.startswith("Offline table")
+    lobby = recorder.of(LobbyChanged)[0].lobby
+    assert not lobby.started and lobby.offline and lobby.is_host
+    assert [seat.kind for seat in lobby.seats] == [
+        SeatKind.BOT,
+        SeatKind.YOU,
+        SeatKind.BOT,
+        SeatKind.BOT,
+    ]
+    assert lobby.seat(1).name == "Ada"
+    await recorder.stop()
+    assert isinstance(recorder.events[-1], SessionClosed)
+
+
+async def test_an_investigator_never_sees_the_ghosts_secrets() -> None:
+    recorder = await started()
+    for event in recorder.of(ViewChanged):
+        assert event.view.seat == 1
+        assert event.view.ghost is None
+        assert event.view.state.secrets is None
+    await recorder.stop()
+
+
+async def test_the_ghost_sees_its_hand_and_its_columns() -> None:
+    recorder = await started(Role.GHOST)
+    first = recorder.of(ViewChanged)[0].view
+    assert first.seat == GHOST
+    assert first.ghost is not None and len(first.ghost.hand) == 7
+    assert len(first.ghost.columns) == 3
+    await recorder.stop()
+
+
+async def test_a_move_against_the_rules_comes_back_with_the_rules_own_words() -> None:
+    recorder = await started()
+    view = recorder.of(ViewChanged)[-1].view
+    location = view.state.tableau.location[0]
+    await recorder.table.act(Place(1, location))
+    await recorder.until(lambda: bool(recorder.of(ActionRefused)), "a refusal")
+    assert recorder.of(ActionRefused)[0].message == "Ada must find a Character before a Location"
+    await recorder.stop()
+
+
+async def test_nobody_can_act_for_another_seat() -> None:
+    recorder = await started()
+    await recorder.table.act(Lock(2))
+    await recorder.until(lambda: bool(recorder.of(ActionRefused)), "a refusal")
+    assert "seat 1 cannot sign a move of seat 2" in recorder.of(ActionRefused)[0].message
+    await recorder.stop()
+
+
+async def test_chat_reaches_the_table_but_the_ghost_never_speaks() -> None:
+    recorder = await started()
+    await recorder.table.chat("  the well, surely  ")
+    await recorder.until(lambda: bool(recorder.of(ChatPosted)), "the chat line")
+    line = recorder.of(ChatPosted)[0].line
+    assert (line.seat, line.name, line.text) == (1, "Ada", "the well, surely")
+    await recorder.table.chat("   ")
+    await recorder.until(lambda: bool(recorder.of(ActionRefused)), "a refusal")
+    assert recorder.of(ActionRefused)[0].message == "a chat message cannot be empty"
+    await recorder.stop()
+
+    ghost = await started(Role.GHOST)
+    await ghost.table.chat("boo")
+    await ghost.table.act(Chat(GHOST, "boo"))
+    await ghost.until(lambda: len(ghost.of(ActionRefused)) == 2, "two refusals")
+    assert {r.message for r in ghost.of(ActionRefused)} == {"the Ghost may never speak"}
+    assert not ghost.of(ChatPosted)
+    await ghost.stop()
+
+
+async def play_out(recorder: Recorder) -> None:
+    """Play the player's seat with an investigator bot until the game is verified."""
+    bot = investigator_bot()
+    for _ in range(5000):
+        if recorder.of(GameVerified):
+            return
+        action = bot.act(recorder.of(ViewChanged)[-1].view)
+        if action is None:
+            await asyncio.sleep(0.001)
+            continue
+        before = len(recorder.events)
+        await recorder.table.act(action)
+        await recorder.until(lambda b=before: len(recorder.events) > b, "the table to answer")
+    raise AssertionError("the game did not end")
+
+
+async def test_a_whole_game_ends_verified_and_its_transcript_checks_out(tmp_path: Path) -> None:
+    recorder = await started()
+    await play_out(recorder)
+    assert not recorder.of(ActionRefused)
+    final = recorder.of(ViewChanged)[-1].view.state
+    assert final.phase is Phase.ENDED and final.outcome is not None
+    verification = recorder.of(GameVerified)[0].verification
+    assert verification.ok, verification.summary
+    assert {check.name for check in verification.checks if check.ok} >= {
+        "hash chain",
+        "ghost seed",
+        "slot commitments",
+        "séance verdicts",
+        "dream cards",
+    }
+    game = recorder.table.game
+    assert game is not None
+    truth = game.ghost.view().ghost
+    assert truth is not None
+    assert verification.reveal is not None
+    assert verification.reveal.columns == truth.columns
+    assert verification.reveal.culprit == truth.culprit
+
+    path = await recorder.table.export_transcript(tmp_path / "games" / "evening.jsonl")
+    report = verify(path)
+    assert report.valid, report.summary
+    assert report.outcome == final.outcome.value
+    await recorder.stop()
+
+
+async def test_a_human_ghosts_seance_is_announced_for_it() -> None:
+    recorder = await started(Role.GHOST)
+    for seat in (1, 2, 3):
+        view = recorder.of(ViewChanged)[-1].view
+        assert view.ghost is not None
+        before = len(recorder.of(ViewChanged))
+        await recorder.table.act(Give(seat, (view.ghost.hand[0],)))
+        await recorder.until(lambda b=before: len(recorder.of(ViewChanged)) > b, "the give")
+    assert not recorder.of(ActionRefused)
+    await recorder.until(
+        lambda: any(e.view.state.day == 2 for e in recorder.of(ViewChanged)), "the next day"
+    )
+    seances = [e.action for e in recorder.of(ViewChanged) if isinstance(e.action, Seance)]
+    assert len(seances) == 1 and len(seances[0].verdicts) == 3
+    await recorder.stop()
+
+
+async def test_play_again_goes_back_to_the_lobby_and_deals_a_new_game() -> None:
+    recorder = await started()
+    game = recorder.table.game
+    assert game is not None
+    first_game = game.replica.game_id
+    await play_out(recorder)
+    await recorder.table.play_again()
+    await recorder.until(lambda: not recorder.of(LobbyChanged)[-1].lobby.started, "the lobby")
+    await recorder.table.start_game()
+    await recorder.until(lambda: recorder.of(LobbyChanged)[-1].lobby.started, "the new game")
+    second = recorder.table.game
+    assert second is not None and second.replica.game_id != first_game
+    assert recorder.of(ViewChanged)[-1].view.state.day == 1
+    await recorder.stop()
+
+
+def test_the_same_seed_deals_the_same_game() -> None:
+    async def tableau(seed: int):  # type: ignore[no-untyped-def]
+        recorder = await started(seed=seed)
+        dealt = recorder.of(ViewChanged)[0].view.state.tableau
+        await recorder.stop()
+        return dealt
+
+    async def both():  # type: ignore[no-untyped-def]
+        return await tableau(7), await tableau(7), await tableau(8)
+
+    first, again, other = asyncio.run(both())
+    assert first == again
+    assert first != other
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"player_name": "   "}, "the player name cannot be empty"),
+        ({"table_name": "x" * 25}, "the table name has at most 24 characters"),
+        ({"investigators": 7}, "a table has 1 to 6 investigators, not 7"),
+        ({"open_seats": frozenset({1})}, "the host's own seat cannot be left open"),
+        ({"open_seats": frozenset({5})}, "open seats [5] are not at the table"),
+        ({"difficulty": "impossible"}, "'impossible' is not a valid Difficulty"),
+    ],
+)
+def test_table_settings_refuse_what_cannot_make_a_table(
+    changes: dict[str, object], message: str
+) -> None:
+    values: dict[str, object] = {"table_name": "Hall", "player_name": "Ada", **changes}
+    with pytest.raises(SettingsError) as caught:
+        TableSettings(**values)  # type: ignore[arg-type]
+    assert str(caught.value) == message
+
+
+def test_an_offline_table_has_no_open_seats() -> None:
+    with pytest.raises(SettingsError, match="no open seats"):
+        OfflineTable(TableSettings("Hall", "Ada", open_seats=frozenset({2})), PACK, pace=BotPace(0))
+
+
+async def test_stage_two_is_reached_and_the_culprit_named_by_a_table_that_knows_the_truth() -> None:
+    holder: list[OfflineTable] = []
+
+    def policies(seat: int, pack: object, seed: int) -> object:
+        if seat == GHOST:
+            return make_policy(seat, PACK, seed)
+
+        def truth() -> GhostKnowledge:
+            game = holder[0].game
+            assert game is not None and game.ghost.view().ghost is not None
+            return game.ghost.view().ghost
+
+        return Clairvoyant(seat, truth)
+
+    table = OfflineTable(
+        settings(),
+        PACK,
+        pace=BotPace(0),
+        seed=7,
+        policy_factory=policies,  # type: ignore[arg-type]
+    )
+    holder.append(table)
+    recorder = Recorder(table)
+    await table.open()
+    await table.start_game()
+    await recorder.until(lambda: bool(recorder.of(ViewChanged)), "the first view")
+    me = Clairvoyant(1, lambda: holder[0].game.ghost.view().ghost)  # type: ignore[union-attr,return-value]
+    for _ in range(3000):
+        if recorder.of(GameVerified):
+            break
+        view = recorder.of(ViewChanged)[-1].view
+        state = view.state
+        action = me.act(view)
+        if state.stage is Stage.CULPRIT and state.phase is Phase.INVESTIGATION:
+            truth = me.truth()
+            culprit = truth.column(truth.culprit).character
+            mine = state.investigator(1)
+            action = (
+                None if mine.locked else Lock(1) if mine.marker == culprit else Place(1, culprit)
+            )
+        if action is None:
+            await asyncio.sleep(0.001)
+            continue
+        before = len(recorder.events)
+        await recorder.table.act(action)
+        await recorder.until(lambda b=before: len(recorder.events) > b, "the table to answer")
+    final = recorder.of(ViewChanged)[-1].view.state
+    assert final.stage is Stage.CULPRIT
+    assert final.outcome is Outcome.WON
+    assert recorder.of(GameVerified)[0].verification.ok
+    await recorder.stop()

@@ -1,0 +1,219 @@
+"""Helpers for the client's tests: apps at fixed seeds, and waiting for the table to move.
+
+Every app here plays an offline table dealt from a fixed seed, with bots that
+act at once and a séance told without pauses, so a test sees the same game
+every time and never waits on a clock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from textual.pilot import Pilot
+
+from domicile_p2p.bots import make_policy
+from domicile_p2p.packs import Pack, load_default_pack
+from domicile_p2p.rules import Difficulty, GhostKnowledge, Phase, View
+from domicile_p2p.transcript.selfplay import PlainPolicy
+from domicile_tui.app import DomicileApp
+from domicile_tui.connect import TableDoor
+from domicile_tui.offline import OfflineTable
+from domicile_tui.pacing import BotPace
+from domicile_tui.screens.seance import SeanceScreen
+from domicile_tui.session import Role, TableSettings
+
+PACK: Pack = load_default_pack()
+SEED = 7
+
+
+def settings(
+    role: Role = Role.INVESTIGATOR,
+    investigators: int = 3,
+    difficulty: Difficulty = Difficulty.NORMAL,
+    name: str = "Ada",
+) -> TableSettings:
+    return TableSettings(
+        table_name="Hollowmere",
+        player_name=name,
+        role=role,
+        difficulty=difficulty,
+        investigators=investigators,
+    )
+
+
+def door(seed: int = SEED) -> TableDoor:
+    """An offline door: these apps never touch the network (not even to look for tables)."""
+    return TableDoor(PACK, pace=BotPace(0), seed=seed, lan=False)
+
+
+def make_app(
+    role: Role = Role.INVESTIGATOR,
+    *,
+    seed: int = SEED,
+    investigators: int = 3,
+    difficulty: Difficulty = Difficulty.NORMAL,
+    open_at_once: bool = True,
+    seance_step: float = 0.0,
+    plain_bots: bool = False,
+) -> DomicileApp:
+    """An offline app at a fixed seed; ``plain_bots`` seats the protocol's plain players
+    (they never change, so snapshots stay put when the real bots get smarter)."""
+    table_door = door(seed)
+    if plain_bots:
+        table_door = TableDoor(
+            PACK,
+            pace=BotPace(0),
+            seed=seed,
+            lan=False,
+            policy_factory=lambda s, _p, b: PlainPolicy(s, b),
+        )
+    return DomicileApp(
+        table_door,
+        defaults=settings(role, investigators, difficulty),
+        open_at_once=open_at_once,
+        offline=True,
+        seance_step=seance_step,
+    )
+
+
+async def wait_until(
+    pilot: Pilot[Any], condition: Callable[[], bool], *, what: str = "", steps: int = 500
+) -> None:
+    """Let the app run until ``condition`` holds (fails the test after ``steps`` short pauses)."""
+    for _ in range(steps):
+        if condition():
+            return
+        await pilot.pause(0.01)
+    raise AssertionError(f"timed out waiting for {what or condition}")
+
+
+def screen_name(app: DomicileApp) -> str:
+    return type(app.screen).__name__
+
+
+async def begin(pilot: Pilot[Any]) -> None:
+    """From the lobby, light the candles and wait for the first view of the game."""
+    app = pilot.app
+    assert isinstance(app, DomicileApp)
+    await wait_until(pilot, lambda: screen_name(app) == "LobbyScreen", what="the lobby")
+    await pilot.press("enter")
+    await wait_until(pilot, lambda: app.view is not None, what="the first view")
+    await settle(pilot)
+
+
+async def settle(pilot: Pilot[Any]) -> None:
+    """Let the bots and the screens catch up (bots act at once at these tables)."""
+    for _ in range(5):
+        await pilot.pause()
+
+
+def secrets_of(app: DomicileApp) -> GhostKnowledge:
+    """The Ghost's knowledge at an offline table (tests only: an oracle to steer the game)."""
+    session = app.session
+    assert isinstance(session, OfflineTable) and session.game is not None
+    knowledge = session.game.ghost.view().ghost
+    assert knowledge is not None
+    return knowledge
+
+
+def view_of(app: DomicileApp) -> View:
+    assert app.view is not None
+    return app.view
+
+
+def game_over(app: DomicileApp) -> bool:
+    return app.view is not None and app.view.state.phase is Phase.ENDED
+
+
+async def close_seance(pilot: Pilot[Any]) -> bool:
+    """Close the séance dialog if it is showing; whether it was."""
+    if isinstance(pilot.app.screen, SeanceScreen):
+        await pilot.press("enter")
+        await pilot.pause()
+        return True
+    return False
+
+
+def investigator_bot(seat: int = 1, seed: int = SEED) -> Any:
+    return make_policy(seat, PACK, seed)
+
+
+class Clairvoyant:
+    """A test investigator who knows the answers: it steers a game into Stage Two.
+
+    In Stage One it puts its marker on its own column's card and locks; in
+    Stage Two the first investigator accuses the true culprit and the others
+    follow the first investigator's accusation (as the real bots do), so a
+    player in seat 1 leads the group.
+    """
+
+    def __init__(self, seat: int, truth: Callable[[], GhostKnowledge]) -> None:
+        self.seat = seat
+        self.truth = truth
+
+    def act(self, view: View) -> Any:
+        from domicile_p2p.rules import Lock, Place, Stage, Unlock
+
+        state = view.state
+        me = state.investigator(self.seat)
+        if state.phase is not Phase.DREAMS and state.phase is not Phase.INVESTIGATION:
+            return None
+        if state.stage is Stage.CULPRIT:
+            truth = self.truth()
+            leader = state.investigator(1).marker
+            target = truth.column(truth.culprit).character if self.seat == 1 else leader
+            if state.phase is not Phase.INVESTIGATION or target is None:
+                return None
+            if me.marker != target:
+                return Unlock(self.seat) if me.locked else Place(self.seat, target)
+            return None if me.locked else Lock(self.seat)
+        if me.done or not me.served or me.locked or me.seeking is None:
+            return None
+        target = self.truth().column(self.seat).card(me.seeking)
+        return Lock(self.seat) if me.marker == target else Place(self.seat, target)
+
+
+def clairvoyant_app(
+    role: Role = Role.INVESTIGATOR, *, seed: int = SEED, plain_ghost: bool = False
+) -> DomicileApp:
+    """An app whose bot investigators know their answers.
+
+    The Ghost is the real bot, or with ``plain_ghost`` the protocol's plain
+    player (which never changes, so snapshots do not move when the bots improve).
+    """
+    holder: list[DomicileApp] = []
+
+    def policies(seat: int, pack: Pack, bot_seed: int) -> Any:
+        if seat == 0:
+            return PlainPolicy(seat, bot_seed) if plain_ghost else make_policy(seat, pack, bot_seed)
+        return Clairvoyant(seat, lambda: secrets_of(holder[0]))
+
+    app = DomicileApp(
+        TableDoor(PACK, pace=BotPace(0), seed=seed, lan=False, policy_factory=policies),
+        defaults=settings(role),
+        open_at_once=True,
+        offline=True,
+        seance_step=0.0,
+    )
+    holder.append(app)
+    return app
+
+
+def record_notifications(app: DomicileApp) -> list[str]:
+    """Every notification the app shows from now on, as ``title: message``."""
+    shown: list[str] = []
+    notify = app.notify
+
+    def recording(message: str, *, title: str = "", **options: Any) -> None:
+        shown.append(f"{title}: {message}" if title else message)
+        notify(message, title=title, **options)
+
+    app.notify = recording  # type: ignore[method-assign]
+    return shown
+
+
+def rendered(widget: Any) -> str:
+    """The plain text a Static (or any widget with ``render``) shows."""
+    content = widget.render()
+    return str(getattr(content, "plain", content))
