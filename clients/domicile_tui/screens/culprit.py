@@ -5,24 +5,20 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import ClassVar
 
-from textual import on
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.reactive import reactive
-from textual.widget import Widget
 from textual.widgets import Static
 
 from domicile_p2p.packs import Pack
-from domicile_p2p.rules import Lock, Place, Unlock, View
+from domicile_p2p.rules import View
 from domicile_tui.describe import your_prompt
 from domicile_tui.keys import HelpKeys
 from domicile_tui.personas import persona
-from domicile_tui.screens.base import TableScreen
-from domicile_tui.screens.investigator import card_detail
+from domicile_tui.screens.seeker import SeekerScreen, card_detail
 from domicile_tui.theme import MARKER_LOCKED, MARKER_PLACED, NO, YES
-from domicile_tui.widgets.card import CardTile
 from domicile_tui.widgets.chat import ChatPanel
 from domicile_tui.widgets.dream import DreamTile
 from domicile_tui.widgets.grouped import GroupedTableau
@@ -66,7 +62,7 @@ def vote_lines(view: View, pack: Pack) -> Content:
     return Content("\n").join(lines)
 
 
-class CulpritScreen(TableScreen):
+class CulpritScreen(SeekerScreen):
     HELP_TITLE = "Stage Two: naming the culprit"
     HELP_KEYS: ClassVar[tuple[HelpKeys, ...]] = (
         HelpKeys(("enter", "space"), "accuse the Character under the cursor"),
@@ -110,9 +106,6 @@ class CulpritScreen(TableScreen):
                 yield ChatPanel(can_speak=True, id="chat").data_bind(lines=CulpritScreen.chat)
         yield BottomBar(id="bottom").data_bind(status=CulpritScreen.status)
 
-    def on_mount(self) -> None:
-        self.watch(self, "focused", self._show_detail)
-
     def watch_view(self, view: View | None) -> None:
         if view is None:
             return
@@ -120,7 +113,7 @@ class CulpritScreen(TableScreen):
         self.query_one("#prompt", Static).update(Content.styled(your_prompt(view, pack), "bold"))
         self.query_one("#vote", Static).update(vote_lines(view, pack))
         self.group_dreams = view.state.group_dreams
-        self.call_after_refresh(self._ensure_focus)
+        self.call_after_refresh(self.ensure_focus)
 
     async def watch_group_dreams(self, dreams: tuple[str, ...]) -> None:
         shelf = self.query_one("#group-dreams", VerticalScroll)
@@ -134,50 +127,11 @@ class CulpritScreen(TableScreen):
         await shelf.mount(grid)
         await grid.mount_all(DreamTile(self.table.pack.dream(card)) for card in dreams)
 
-    def _ensure_focus(self) -> None:
-        if self.focused is None:
-            self.query_one(GroupedTableau).focus_first()
-
-    def _show_detail(self, focused: Widget | None) -> None:
-        if isinstance(focused, CardTile):
-            self.query_one("#card-detail", Static).update(card_detail(focused.card))
-        elif isinstance(focused, DreamTile):
-            self.query_one("#card-detail", Static).update(card_detail(focused.dream))
-
-    @on(CardTile.Chosen)
-    def accuse(self, message: CardTile.Chosen) -> None:
-        view = self.view
-        if view is not None:
-            self.table.act(Place(view.seat, message.card_id))
-
-    @on(DreamTile.Opened)
-    def open_dream(self, message: DreamTile.Opened) -> None:
-        self.table.open_card(message.card_id)
-
-    @on(ChatPanel.Said)
-    def say(self, message: ChatPanel.Said) -> None:
-        self.table.say(message.text)
-
-    def action_lock(self) -> None:
-        view = self.view
-        if view is None:
-            return
-        me = view.state.investigator(view.seat)
-        self.table.act(Unlock(view.seat) if me.locked else Lock(view.seat))
-
-    def action_talk(self) -> None:
-        self.query_one(ChatPanel).focus_input()
-
-    def action_cards(self) -> None:
+    def focus_cards(self) -> None:
         self.query_one(GroupedTableau).focus_first()
 
-    def action_dreams(self) -> None:
-        tiles = list(self.query("#group-dreams DreamTile").results(DreamTile))
-        if tiles:
-            tiles[0].focus()
-
-    def action_noop(self) -> None:
-        """Enter is handled by the focused card; the binding shows it in the footer."""
+    def dream_tiles(self) -> list[DreamTile]:
+        return list(self.query("#group-dreams DreamTile").results(DreamTile))
 
     def palette_commands(self) -> Iterable[SystemCommand]:
         yield SystemCommand(

@@ -5,20 +5,16 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import ClassVar
 
-from textual import on
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.widget import Widget
 from textual.widgets import Static
 
-from domicile_p2p.packs import DreamCard, InvestigatorCard
-from domicile_p2p.rules import Lock, Place, Unlock, View
+from domicile_p2p.rules import View
 from domicile_tui.describe import your_prompt
 from domicile_tui.keys import HelpKeys
-from domicile_tui.screens.base import TableScreen
-from domicile_tui.widgets.card import CardTile
+from domicile_tui.screens.seeker import SeekerScreen, card_detail
 from domicile_tui.widgets.chat import ChatPanel
 from domicile_tui.widgets.dream import DreamTile
 from domicile_tui.widgets.dreams import DreamShelf
@@ -28,23 +24,7 @@ from domicile_tui.widgets.status_bar import BottomBar
 from domicile_tui.widgets.tableau import Tableau
 
 
-def card_detail(card: InvestigatorCard | DreamCard | None) -> Content:
-    """The full text of the focused card, for the strip under the tableau."""
-    if card is None:
-        return Content.styled(
-            "Move over a card to read it; Enter places your marker.", "$text-muted"
-        )
-    if isinstance(card, DreamCard):
-        return Content.assemble(("☁ ", "$secondary"), (card.text, "italic"))
-    return Content.assemble(
-        (card.name, "bold $primary"),
-        (f"  {card.category.capitalize()}", "$secondary"),
-        "  ",
-        (card.description, "italic"),
-    )
-
-
-class InvestigatorScreen(TableScreen):
+class InvestigatorScreen(SeekerScreen):
     HELP_TITLE = "The investigator's table (Stage One)"
     HELP_KEYS: ClassVar[tuple[HelpKeys, ...]] = (
         HelpKeys(("up", "down", "left", "right"), "move between the cards"),
@@ -82,69 +62,19 @@ class InvestigatorScreen(TableScreen):
                 yield ChatPanel(can_speak=True, id="chat").data_bind(lines=InvestigatorScreen.chat)
         yield BottomBar(id="bottom").data_bind(status=InvestigatorScreen.status)
 
-    def on_mount(self) -> None:
-        self.watch(self, "focused", self._show_detail)
-
     def watch_view(self, view: View | None) -> None:
         if view is None:
             return
         self.query_one("#prompt", Static).update(
             Content.styled(your_prompt(view, self.table.pack), "bold")
         )
-        self.call_after_refresh(self._ensure_focus)
+        self.call_after_refresh(self.ensure_focus)
 
-    def _ensure_focus(self) -> None:
-        if self.focused is None:
-            self.query_one(Tableau).focus_first_sought()
-
-    def _show_detail(self, focused: Widget | None) -> None:
-        card: InvestigatorCard | DreamCard | None = None
-        if isinstance(focused, CardTile):
-            card = focused.card
-        elif isinstance(focused, DreamTile):
-            card = focused.dream
-        else:
-            return
-        self.query_one("#card-detail", Static).update(card_detail(card))
-
-    # --- the player's moves ---------------------------------------------------------
-
-    @on(CardTile.Chosen)
-    def place(self, message: CardTile.Chosen) -> None:
-        view = self.view
-        if view is not None:
-            self.table.act(Place(view.seat, message.card_id))
-
-    @on(DreamTile.Opened)
-    def open_dream(self, message: DreamTile.Opened) -> None:
-        self.table.open_card(message.card_id)
-
-    @on(ChatPanel.Said)
-    def say(self, message: ChatPanel.Said) -> None:
-        self.table.say(message.text)
-
-    def action_lock(self) -> None:
-        view = self.view
-        if view is None:
-            return
-        me = view.state.investigator(view.seat)
-        self.table.act(Unlock(view.seat) if me.locked else Lock(view.seat))
-
-    def action_talk(self) -> None:
-        self.query_one(ChatPanel).focus_input()
-
-    def action_cards(self) -> None:
+    def focus_cards(self) -> None:
         self.query_one(Tableau).focus_first_sought()
 
-    def action_dreams(self) -> None:
-        tiles = list(self.query_one(DreamShelf).query(DreamTile))
-        if tiles:
-            tiles[0].focus()
-        else:
-            self.notify("No dreams on the table yet.")
-
-    def action_noop(self) -> None:
-        """Enter is handled by the focused card; the binding is here to show it in the footer."""
+    def dream_tiles(self) -> list[DreamTile]:
+        return list(self.query_one(DreamShelf).query(DreamTile).results(DreamTile))
 
     def palette_commands(self) -> Iterable[SystemCommand]:
         yield SystemCommand("Lock or unlock my marker", "Decide, or think again", self.action_lock)

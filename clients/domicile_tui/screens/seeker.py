@@ -1,0 +1,99 @@
+"""What both investigator screens share: reading cards, moving and locking the marker, talking.
+
+Stage One (``InvestigatorScreen``) and Stage Two (``CulpritScreen``) differ in
+what is on the table; the player's hands do the same things on both.
+"""
+
+from __future__ import annotations
+
+from textual import on
+from textual.content import Content
+from textual.widget import Widget
+from textual.widgets import Static
+
+from domicile_p2p.packs import DreamCard, InvestigatorCard
+from domicile_p2p.rules import Lock, Place, Unlock
+from domicile_tui.screens.base import TableScreen
+from domicile_tui.widgets.card import CardTile
+from domicile_tui.widgets.chat import ChatPanel
+from domicile_tui.widgets.dream import DreamTile
+
+
+def card_detail(card: InvestigatorCard | DreamCard | None) -> Content:
+    """The full text of the focused card, for the strip under the tableau."""
+    if card is None:
+        return Content.styled(
+            "Move over a card to read it; Enter places your marker.", "$text-muted"
+        )
+    if isinstance(card, DreamCard):
+        return Content.assemble(("☁ ", "$secondary"), (card.text, "italic"))
+    return Content.assemble(
+        (card.name, "bold $primary"),
+        (f"  {card.category.capitalize()}", "$secondary"),
+        "  ",
+        (card.description, "italic"),
+    )
+
+
+class SeekerScreen(TableScreen):
+    """An investigator's screen; subclasses say where the cards and the dreams are."""
+
+    def focus_cards(self) -> None:
+        """Put the focus on the first card worth looking at."""
+        raise NotImplementedError
+
+    def dream_tiles(self) -> list[DreamTile]:
+        raise NotImplementedError
+
+    def on_mount(self) -> None:
+        self.watch(self, "focused", self._show_detail)
+
+    def ensure_focus(self) -> None:
+        if self.focused is None:
+            self.focus_cards()
+
+    def _show_detail(self, focused: Widget | None) -> None:
+        if isinstance(focused, CardTile):
+            card: InvestigatorCard | DreamCard = focused.card
+        elif isinstance(focused, DreamTile):
+            card = focused.dream
+        else:
+            return
+        self.query_one("#card-detail", Static).update(card_detail(card))
+
+    @on(CardTile.Chosen)
+    def place(self, message: CardTile.Chosen) -> None:
+        view = self.view
+        if view is not None:
+            self.table.act(Place(view.seat, message.card_id))
+
+    @on(DreamTile.Opened)
+    def open_dream(self, message: DreamTile.Opened) -> None:
+        self.table.open_card(message.card_id)
+
+    @on(ChatPanel.Said)
+    def say(self, message: ChatPanel.Said) -> None:
+        self.table.say(message.text)
+
+    def action_lock(self) -> None:
+        view = self.view
+        if view is None:
+            return
+        me = view.state.investigator(view.seat)
+        self.table.act(Unlock(view.seat) if me.locked else Lock(view.seat))
+
+    def action_talk(self) -> None:
+        self.query_one(ChatPanel).focus_input()
+
+    def action_cards(self) -> None:
+        self.focus_cards()
+
+    def action_dreams(self) -> None:
+        tiles = self.dream_tiles()
+        if tiles:
+            tiles[0].focus()
+        else:
+            self.notify("No dreams on the table yet.")
+
+    def action_noop(self) -> None:
+        """Enter is handled by the focused card; the binding shows it in the footer."""
