@@ -5,6 +5,12 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 ARGS   ?=
 
+FUZZ_EXAMPLES ?= 1000
+FUZZ_STEPS    ?= 100
+FUZZ_SECONDS  ?= 300
+CHAOS_GAMES   ?= 12
+CHAOS_SEED    ?= 1
+
 .PHONY: play test lint typecheck contracts pytest simulate bench fuzz chaos clean
 
 $(BIN)/python:
@@ -21,8 +27,8 @@ play: $(STAMP)
 test: lint typecheck contracts pytest
 
 lint: $(STAMP)
-	$(BIN)/ruff check domicile_p2p clients tests benchmarks
-	$(BIN)/ruff format --check domicile_p2p clients tests benchmarks
+	$(BIN)/ruff check domicile_p2p clients tests benchmarks chaos
+	$(BIN)/ruff format --check domicile_p2p clients tests benchmarks chaos
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
@@ -36,5 +42,16 @@ pytest: $(STAMP)
 simulate: $(STAMP)
 	$(BIN)/domicile simulate $(ARGS)
 
+# Large budgets; `make test` runs small versions of both through pytest.
+fuzz: $(STAMP)
+	DOMICILE_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) DOMICILE_FUZZ_STEPS=$(FUZZ_STEPS) $(BIN)/pytest -p no:cacheprovider -q tests/fuzz
+	$(BIN)/python -m pip install --quiet 'atheris==3.0.0'
+	mkdir -p .fuzz/corpus
+	$(BIN)/python tests/fuzz/atheris_wire.py -max_total_time=$(FUZZ_SECONDS) -timeout=10 -artifact_prefix=.fuzz/ .fuzz/corpus
+
+chaos: $(STAMP)
+	rm -rf .chaos/run
+	$(BIN)/python chaos/run.py --games $(CHAOS_GAMES) --kills 3 --seed $(CHAOS_SEED) --dir .chaos/run --json .chaos/summary.json
+
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis htmlcov .coverage
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis htmlcov .coverage .fuzz .chaos

@@ -247,7 +247,13 @@ class PeerClient:
                 case Transmit(message):
                     transport = self._transport
                     if transport is not None:
-                        await transport.send(text(message))
+                        try:
+                            await transport.send(text(message))
+                        except (ConnectionClosed, ConnectionError, OSError):
+                            # The connection dropped under us (a host killed mid-send): the
+                            # pump sees it and reconnects, and the session sends again what
+                            # is still in flight. Never a crash of the player's client.
+                            self._transport = None
                 case Pin(fingerprint):
                     if self._pins is not None and self._pin_key is not None:
                         self._pins.pin(self._pin_key, fingerprint)

@@ -15,6 +15,8 @@ from typing import Any, Final
 
 from domicile_p2p.fairness.commit import GAME_ID_BYTES
 from domicile_p2p.identity import Identity, PublicKey
+from domicile_p2p.net.guard_heads import HeadClaim, host_check
+from domicile_p2p.net.guard_setup import over
 from domicile_p2p.net.room import EventObject, Refusal, RoomConfig, SeatHolder
 from domicile_p2p.net.wire import ErrorCode
 from domicile_p2p.transcript import Check, Event, Rejected, SignedAction, Table, make_genesis
@@ -75,8 +77,7 @@ class HostedGame:
     @property
     def ended(self) -> bool:
         """Nothing more can happen: the seed is revealed (or an abort left nothing to wait for)."""
-        step = self.table.step
-        return step is Step.FINISHED or (step is Step.ABORTED and not self.table.awaiting())
+        return over(self.table)
 
     def seat_key(self, seat: int) -> str:
         return self.table.table.seat_keys[seat].hex
@@ -98,6 +99,22 @@ class HostedGame:
         values = [event.value for event in events]
         self._values.extend(values)
         return values
+
+    @property
+    def step(self) -> Step:
+        return self.table.step
+
+    def abort_stalled(self) -> EventObject | None:
+        try:
+            event = self.table.abort_stalled()
+        except HostMisuse:
+            return None  # nobody to wait for after all
+        self._values.append(event.value)
+        return event.value
+
+    def check_head(self, seat: int, claim: HeadClaim) -> str | None:
+        table = self.table
+        return host_check(table.events, table.table.seat_keys, table.table.game_id, seat, claim)
 
     def abort(self, reason: str, seats: Sequence[int] = ()) -> EventObject:
         try:

@@ -11,7 +11,8 @@ laptop.  A :class:`RunningHost` owns:
   advert (updated as seats fill, withdrawn at shutdown);
 - the bots the host plays itself, each a full client over an in-process link
   with its own key and secrets in the host's data dir;
-- ``--resume``: every unfinished table comes back from its log with the same
+- ``--resume``: every unfinished table (and one that ended moments ago, for its players
+  to fetch the end) comes back from its log with the same
   code, and the clients come back by themselves.
 """
 
@@ -33,6 +34,7 @@ from domicile_p2p.net.codes import JoinCode, free_nameplate, new_code
 from domicile_p2p.net.discovery import Advertiser, TableAdvert, advertised_addresses
 from domicile_p2p.net.errors import NetError, Unreachable
 from domicile_p2p.net.game import HostedGame
+from domicile_p2p.net.guard_outbox import OutboxLimits
 from domicile_p2p.net.host_session import HostLimits, HostSession
 from domicile_p2p.net.logs import LogSink
 from domicile_p2p.net.peer_session import PeerSession
@@ -47,6 +49,8 @@ from domicile_p2p.rules import DIFFICULTY_RULES, GHOST, MAX_INVESTIGATORS, Diffi
 from domicile_p2p.transcript.verify import verify
 
 DEFAULT_PORT: Final = 47_470
+RECENT_END: Final = 600.0
+"""Seconds after its last event during which a finished game is still served on ``--resume``."""
 
 
 class HostError(NetError):
@@ -73,6 +77,8 @@ class HostConfig:
     advertise: bool = True
     pack: Pack | None = None
     limits: HostLimits = field(default_factory=HostLimits)
+    outbox: OutboxLimits = field(default_factory=OutboxLimits)
+    """What the host keeps for a client that does not read (``guard_outbox.py``)."""
 
     def check(self) -> None:
         if not 1 <= self.tables <= 9:
@@ -183,10 +189,8 @@ class RunningHost:
     def _load_tables(self) -> list[Room]:
         rooms: list[Room] = []
         if self.config.resume:
-            for stored in self.store.stored_tables():
-                room = self._resume_table(stored)
-                if room is not None:
-                    rooms.append(room)
+            resumed = [self._resume_table(stored) for stored in self.store.stored_tables()]
+            rooms = [room for room in resumed if room is not None]
             if rooms:
                 return rooms
             self.log("table-resumed", {"tables": 0, "note": "nothing unfinished to resume"})
@@ -208,18 +212,29 @@ class RunningHost:
             self.log("table-resumed", {"table": config.nameplate, "state": "lobby"})
             return Room(config, factory)
         game = HostedGame.resume(self.identity, events)
-        if game.ended:
-            path = self.store.archive(game.game_id, game.event_objects)
-            self.log(
-                "table-resumed",
-                {"table": config.nameplate, "state": "ended", "transcript": str(path)},
-            )
-            return None
         genesis = game.table.table.genesis
         holders = [
             SeatHolder(entry.seat, entry.key, entry.name, entry.seat in stored.bot_seats)
             for entry in genesis.seats
         ]
+        if game.ended:
+            path = self.store.archive(game.game_id, game.event_objects)
+            # The host may have died right after writing the last event, before anyone
+            # received it: a game that ended moments ago stays, so its players can come
+            # back and fetch the end.  An older one makes way for a fresh table.
+            recent = self.store.events_age(config.nameplate) < RECENT_END
+            self.log(
+                "table-resumed",
+                {
+                    "table": config.nameplate,
+                    "state": "ended",
+                    "game_id": game.game_id,
+                    "events": len(events),
+                    "transcript": str(path),
+                    "kept": recent,
+                },
+            )
+            return Room(config, factory, game=game, holders=holders) if recent else None
         self.log(
             "table-resumed",
             {
@@ -237,7 +252,7 @@ class RunningHost:
         rooms = self._load_tables()
         self.rooms = {room.nameplate: room for room in rooms}
         session = HostSession(rooms, self.certificate.fingerprint, limits=self.config.limits)
-        self.server = HostServer(session, _Hooks(self))
+        self.server = HostServer(session, _Hooks(self), outbox=self.config.outbox)
         bind = self.config.interface or "0.0.0.0"
         try:
             self.port = await self.server.listen(

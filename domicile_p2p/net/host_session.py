@@ -10,7 +10,7 @@ what it returns, in order::
     receive(conn, message, now)        a frame decoded into a wire message
     reject_frame(conn, error, now)     a frame the codec refused (WireError)
     disconnect(conn, now)              the connection is gone
-    tick(now)                          time passed (handshake deadlines)
+    tick(now)                          time passed (handshake and setup deadlines)
 
 Each returns a list of effects (``effects.py``): messages to send, connections
 to close, events to persist (fsync-ed *before* any later send), adverts to
@@ -26,7 +26,8 @@ A connection goes through three phases::
     CONFIRM   the host sent its PAKE reply and confirmation.  The client's
               Confirm carries its confirmation and its identity proof
               -> SEATED, or a fatal error (wrong code, counted per address).
-    SEATED    the connection plays one seat: Act and Fetch.
+    SEATED    the connection plays one seat: Act, Fetch, and Head (its signed
+              chain head, relayed to the table: ``guard_heads.py``).
 
 Whatever a connection sends, the worst it can do is lose its own
 connection: a frame the codec refuses, a message at the wrong moment or an
@@ -58,6 +59,8 @@ from domicile_p2p.net.effects import (
     TableChanged,
 )
 from domicile_p2p.net.errors import WireError
+from domicile_p2p.net.guard_heads import HeadClaim
+from domicile_p2p.net.guard_setup import DEFAULT_SETUP_TIMEOUT, SetupWatch
 from domicile_p2p.net.limits import FailureLimiter, TokenBucket
 from domicile_p2p.net.pake import Binding, HostReply, host_reply
 from domicile_p2p.net.room import EventObject, Refusal, Room
@@ -72,8 +75,10 @@ from domicile_p2p.net.wire import (
     ErrorCode,
     Events,
     Fetch,
+    Head,
     Join,
     PakeReply,
+    PeerHead,
     Resume,
     Seated,
     Welcome,
@@ -101,6 +106,8 @@ class HostLimits:
     """Wrong codes (or bad proofs) per remote address per window."""
     pending_joins: int = 8
     """Joins one remote address may have between the PAKE reply and its confirmation."""
+    setup_timeout: float = DEFAULT_SETUP_TIMEOUT
+    """Seconds a setup step may take before the game is aborted, naming who held it up."""
 
 
 class _Phase(Enum):
@@ -171,6 +178,7 @@ class HostSession:
         self._occupants: dict[tuple[int, int], ConnectionId] = {}
         self._failures = FailureLimiter(self.limits.join_failures, self.limits.join_window)
         self._pending: dict[str, int] = {}
+        self._setup = SetupWatch(self.limits.setup_timeout)
 
     # ------------------------------------------------------------- queries
 
@@ -189,6 +197,9 @@ class HostSession:
             for state in self._connections.values()
             if state.phase is not _Phase.SEATED and not state.closing
         ]
+        setup = self._setup.deadline()
+        if setup is not None:
+            pending.append(setup)
         return min(pending, default=None)
 
     # ------------------------------------------------------------- inputs
@@ -210,6 +221,12 @@ class HostSession:
     def receive(
         self, connection: ConnectionId, message: ClientMessage, now: float
     ) -> list[HostEffect]:
+        effects = self._receive(connection, message, now)
+        return effects + self._watch_setup(now)
+
+    def _receive(
+        self, connection: ConnectionId, message: ClientMessage, now: float
+    ) -> list[HostEffect]:
         state = self._connections.get(connection)
         if state is None or state.closing:
             return []
@@ -228,6 +245,8 @@ class HostSession:
                     return self._act(state, message)
                 case Fetch() if state.phase is _Phase.SEATED:
                     return self._fetch(state, message)
+                case Head() if state.phase is _Phase.SEATED:
+                    return self._head(state, message)
                 case _:
                     return self._bad(
                         state,
@@ -298,7 +317,7 @@ class HostSession:
                 if state.phase is _Phase.CONFIRM and state.reply is not None:
                     self._leave_confirm(state, now, failed=True)
                 effects += self._fatal(state, ErrorCode.UNEXPECTED, "the handshake took too long")
-        return effects
+        return effects + self._watch_setup(now)
 
     def shutdown(self) -> list[HostEffect]:
         """Tell every connection the host is going away (they will come back after a restart)."""
@@ -507,6 +526,65 @@ class HostSession:
             effects.append(GameFinished(room.nameplate, room.game.game_id))
             effects += self._lobby_broadcast(room)
             effects.append(TableChanged(room.nameplate))
+        return effects
+
+    def _head(self, state: _Connection, message: Head) -> list[HostEffect]:
+        """Relay a seat's signed chain head to everyone else at its table (guard_heads.py)."""
+        assert state.table is not None and state.seat is not None
+        room = self.rooms[state.table]
+        if room.game is None:
+            return self._bad(state, ErrorCode.UNEXPECTED, "the game has not begun yet")
+        claim = HeadClaim(
+            state.seat, message.seq, bytes.fromhex(message.head), bytes.fromhex(message.sig)
+        )
+        problem = room.game.check_head(state.seat, claim)
+        if problem is not None:
+            return self._bad(state, ErrorCode.BAD_MESSAGE, problem)
+        relay = PeerHead(state.seat, message.seq, message.head, message.sig)
+        effects: list[HostEffect] = [
+            Log("head", {"table": room.nameplate, "seat": state.seat, "seq": message.seq})
+        ]
+        effects += [
+            Send(connection, relay)
+            for (nameplate, _seat), connection in sorted(self._occupants.items())
+            if nameplate == room.nameplate and connection != state.id
+        ]
+        return effects
+
+    # ------------------------------------------------------------- the setup's deadline
+
+    def _watch_setup(self, now: float) -> list[HostEffect]:
+        """Note where each table's setup stands; abort the ones past the setup timeout."""
+        for room in self.rooms.values():
+            game = room.game
+            step = None if game is None or game.ended else game.step
+            self._setup.observe(room.nameplate, step, now)
+        effects: list[HostEffect] = []
+        for nameplate in self._setup.expired(now):
+            effects += self._abort_stalled(self.rooms[nameplate])
+        return effects
+
+    def _abort_stalled(self, room: Room) -> list[HostEffect]:
+        game = room.game
+        assert game is not None
+        self._setup.forget(room.nameplate)
+        start = len(game.events)
+        event = game.abort_stalled()
+        if event is None:
+            return []
+        body = event["body"]
+        effects: list[HostEffect] = [
+            Log(
+                "setup-aborted",
+                {"table": room.nameplate, "seats": list(body["seats"]), "reason": body["reason"]},
+            ),
+            Persist(room.nameplate, (event,)),
+        ]
+        effects += self._broadcast_events(room, start, [event])
+        if game.ended:
+            effects.append(GameFinished(room.nameplate, game.game_id))
+        effects += self._lobby_broadcast(room)
+        effects.append(TableChanged(room.nameplate))
         return effects
 
     def _fetch(self, state: _Connection, message: Fetch) -> list[HostEffect]:

@@ -27,6 +27,9 @@ Each connection goes::
     SEATED    events arrive in order and are checked by the seat's replica;
               a gap asks for the missing ones (Fetch), an event that differs
               from one already held is the host rewriting history (BadEvent).
+              After each checkpoint event it signs its chain head (Head); the
+              others' heads come relayed (PeerHead) and must match its own
+              (``guard_heads.py``: else SplitHistory, the host cheated).
 
 At most one action is in flight.  When a connection drops before its event
 came back, the action is sent again after the next catch-up unless the
@@ -44,6 +47,7 @@ from domicile_p2p.net.auth import sign_proof
 from domicile_p2p.net.codes import JoinCode
 from domicile_p2p.net.effects import ActionRefused, Log, PeerEffect, Pin, Transmit
 from domicile_p2p.net.errors import HostMisbehaved, Refused, Unreachable, WrongCode
+from domicile_p2p.net.guard_heads import HeadClaim, HeadWatch
 from domicile_p2p.net.pake import Binding, ClientPake
 from domicile_p2p.net.seat import BadEvent, SeatPlayer, SeatSecrets
 from domicile_p2p.net.wire import (
@@ -54,10 +58,12 @@ from domicile_p2p.net.wire import (
     ErrorCode,
     Events,
     Fetch,
+    Head,
     HostMessage,
     Join,
     Lobby,
     PakeReply,
+    PeerHead,
     Resume,
     Role,
     Seated,
@@ -111,6 +117,7 @@ class PeerSession:
         self.seat_wish = seat
         self.bot = bot
         self.player = SeatPlayer(identity, secrets)
+        self.heads = HeadWatch()
         self.lobby: Lobby | None = None
         self.in_flight: SignedAction | None = None
         self._phase = _Phase.OFFLINE
@@ -178,6 +185,8 @@ class PeerSession:
                 return []
             case Events() if self._phase is _Phase.SEATED:
                 return self._events(message)
+            case PeerHead() if self._phase is _Phase.SEATED:
+                return self._peer_head(message)
         raise HostMisbehaved(
             f"the host sent {type(message).__name__} while this client was at {self._phase.value}"
         )
@@ -296,7 +305,28 @@ class PeerSession:
             if self._fetching and self.player.held >= message.start:
                 self._fetching = False
         self._host_events = max(self._host_events, message.start + len(message.events))
-        return effects + self._after_events()
+        return effects + self._heads_due() + self._after_events()
+
+    def _heads_due(self) -> list[PeerEffect]:
+        """Sign the chain head after each new checkpoint event; check the claims it reached."""
+        replica, seat = self.player.replica, self.player.seat
+        if replica is None or seat is None:
+            return []
+        self.heads.caught_up(replica)
+        return [
+            Transmit(Head(claim.seq, claim.head.hex(), claim.sig.hex()))
+            for claim in self.heads.due(self.identity, seat, replica)
+        ]
+
+    def _peer_head(self, message: PeerHead) -> list[PeerEffect]:
+        """Another seat's head: the same history as ours, or the host split them (raises)."""
+        replica = self.player.replica
+        if replica is not None:
+            claim = HeadClaim(
+                message.seat, message.seq, bytes.fromhex(message.head), bytes.fromhex(message.sig)
+            )
+            self.heads.receive(replica, claim)
+        return []
 
     def _same_as_held(self, seq: int, value: object) -> None:
         try:

@@ -15,8 +15,10 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from domicile_p2p.net.codes import JoinCode
+from domicile_p2p.net.guard_heads import HeadClaim
 from domicile_p2p.net.wire import ErrorCode, Lobby, Role, SeatStatus, TableState
 from domicile_p2p.rules import GHOST, Difficulty
+from domicile_p2p.transcript.ledger import Step
 
 EventObject = Mapping[str, Any]
 
@@ -43,6 +45,19 @@ class Game(Protocol):
 
     def submit(self, seat: int, action: Mapping[str, Any]) -> Sequence[EventObject]:
         """Validate and order one signed action of ``seat``; the new events, or :class:`Refusal`."""
+        ...
+
+    @property
+    def step(self) -> Step:
+        """Where the protocol stands (the setup's steps have a deadline)."""
+        ...
+
+    def abort_stalled(self) -> EventObject | None:
+        """Abort, naming the seats the protocol waits for; the abort event (``None``: nobody)."""
+        ...
+
+    def check_head(self, seat: int, claim: HeadClaim) -> str | None:
+        """Why ``seat``'s signed chain head must not be relayed; ``None`` when it may."""
         ...
 
 

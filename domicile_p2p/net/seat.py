@@ -24,6 +24,7 @@ from typing import Final
 from domicile_p2p.fairness.commit import ENTROPY_BYTES, SEED_BYTES
 from domicile_p2p.identity import Identity, read_private_file, write_private_file
 from domicile_p2p.net.errors import NetError
+from domicile_p2p.net.guard_setup import over
 from domicile_p2p.rules import GHOST, Action, View
 from domicile_p2p.transcript import (
     Event,
@@ -107,7 +108,10 @@ class SeatPlayer:
             else:
                 event = self.replica.receive_value(value)
         except Violation as violation:
-            raise BadEvent(f"the host sent a bad event: {violation}", violation) from None
+            # Imported here: guard_blame's Cheat is a BadEvent of this module.
+            from domicile_p2p.net.guard_blame import blamed
+
+            raise blamed(violation) from None
         except MalformedEvent as exc:
             raise BadEvent(f"the host sent a malformed event 0: {exc}") from None
         return event
@@ -143,9 +147,7 @@ class SeatPlayer:
         replica = self.replica
         if replica is None:
             return False
-        return replica.step is Step.FINISHED or (
-            replica.step is Step.ABORTED and not replica.awaiting()
-        )
+        return over(replica)
 
     def due(self) -> SignedAction | None:
         """The protocol step this seat owes now (a commitment, a reveal), signed; else ``None``."""

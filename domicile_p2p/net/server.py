@@ -38,12 +38,11 @@ from domicile_p2p.net.effects import (
     TableChanged,
 )
 from domicile_p2p.net.errors import WireError
+from domicile_p2p.net.guard_outbox import BoundedOutbox, OutboxLimits, bound_socket, send_within
 from domicile_p2p.net.host_session import CLOSE_GOING_AWAY, HostSession
 from domicile_p2p.net.wire import MAX_FRAME, decode_client, text
 
 CLOSE_TOO_BIG: Final = 1009
-OUTBOX_LIMIT: Final = 2048
-"""Frames queued for one connection before it counts as stuck and is closed."""
 
 _logger = logging.getLogger(__name__)
 
@@ -72,14 +71,17 @@ class HostHooks(Protocol):
 
 
 class _QueueOutbox:
-    def __init__(self) -> None:
-        self.queue: asyncio.Queue[str | _Closing] = asyncio.Queue()
+    """A websocket connection's outbox: bounded in frames and bytes (``guard_outbox.py``)."""
+
+    def __init__(self, limits: OutboxLimits) -> None:
+        self.box: BoundedOutbox[str | _Closing] = BoundedOutbox(limits)
+        self.stuck = False
 
     def put(self, item: str | _Closing) -> bool:
-        if self.queue.qsize() >= OUTBOX_LIMIT and not isinstance(item, _Closing):
-            return False
-        self.queue.put_nowait(item)
-        return True
+        if isinstance(item, _Closing):
+            self.box.force(item)
+            return True
+        return self.box.put(item, len(item))
 
 
 class HostServer:
@@ -91,9 +93,11 @@ class HostServer:
         hooks: HostHooks,
         *,
         clock: Callable[[], float] | None = None,
+        outbox: OutboxLimits | None = None,
     ) -> None:
         self.session = session
         self.hooks = hooks
+        self.outbox_limits = outbox or OutboxLimits()
         self._clock = clock or (lambda: asyncio.get_running_loop().time())
         self._ids = itertools.count(1)
         self._outboxes: dict[ConnectionId, _Outbox] = {}
@@ -152,8 +156,7 @@ class HostServer:
                 case Send(connection, message):
                     outbox = self._outboxes.get(connection)
                     if outbox is not None and not outbox.put(text(message)):
-                        self.hooks.log("stuck", {"connection": connection})
-                        outbox.put(_Closing(CLOSE_GOING_AWAY, "too slow"))
+                        self._stuck(connection, outbox, "its outbox is full")
                 case Close(connection, code, reason):
                     outbox = self._outboxes.get(connection)
                     if outbox is not None:
@@ -168,6 +171,23 @@ class HostServer:
                     self.hooks.game_finished(table, game_id)
         self._wake.set()
 
+    def _stuck(self, connection: ConnectionId, outbox: _Outbox, reason: str) -> None:
+        """A client that does not read: log it once, and close it (its writer drops it)."""
+        if isinstance(outbox, _QueueOutbox):
+            if outbox.stuck:
+                return
+            outbox.stuck = True
+            fields = {
+                "connection": connection,
+                "reason": reason,
+                "queued_bytes": outbox.box.queued_bytes,
+                "peak_bytes": outbox.box.peak_bytes,
+            }
+        else:
+            fields = {"connection": connection, "reason": reason}
+        self.hooks.log("stuck", fields)
+        outbox.put(_Closing(CLOSE_GOING_AWAY, "too slow"))
+
     async def _run_timer(self) -> None:
         while True:
             deadline = self.session.next_deadline()
@@ -181,10 +201,11 @@ class HostServer:
 
     async def _handle(self, websocket: ServerConnection) -> None:
         connection = next(self._ids)
-        outbox = _QueueOutbox()
+        outbox = _QueueOutbox(self.outbox_limits)
         self._outboxes[connection] = outbox
+        bound_socket(websocket.transport, self.outbox_limits.socket_buffer)
         remote = _format_remote(websocket.remote_address)
-        writer = asyncio.create_task(self._write(websocket, outbox))
+        writer = asyncio.create_task(self._write(connection, websocket, outbox))
         try:
             self.apply(self.session.connect(connection, remote, self._clock()))
             async for frame in websocket:
@@ -221,15 +242,23 @@ class HostServer:
             return
         self.apply(self.session.receive(connection, message, now))
 
-    @staticmethod
-    async def _write(websocket: ServerConnection, outbox: _QueueOutbox) -> None:
+    async def _write(
+        self, connection: ConnectionId, websocket: ServerConnection, outbox: _QueueOutbox
+    ) -> None:
         try:
             while True:
-                item = await outbox.queue.get()
+                item, size = await outbox.box.get()
                 if isinstance(item, _Closing):
                     await websocket.close(item.code, item.reason)
                     return
-                await websocket.send(item)
+                sent = await send_within(websocket.send(item), self.outbox_limits.send_timeout)
+                outbox.box.sent(size)
+                if not sent:
+                    # It took nothing in for a whole timeout: it stopped reading. Drop it
+                    # without a closing handshake it would not read either.
+                    self._stuck(connection, outbox, "it stopped reading")
+                    websocket.transport.abort()
+                    return
         except ConnectionClosed:
             return
 

@@ -122,6 +122,14 @@ class HostStore:
     def append_events(self, nameplate: int, lines: Iterable[bytes]) -> None:
         append_durably(self.table_dir(nameplate) / EVENTS_FILE, lines)
 
+    def events_age(self, nameplate: int) -> float:
+        """Seconds since table ``nameplate``'s event log last changed (infinite: no log)."""
+        try:
+            changed = (self.table_dir(nameplate) / EVENTS_FILE).stat().st_mtime
+        except FileNotFoundError:
+            return float("inf")
+        return max(0.0, time.time() - changed)
+
     def load_events(self, nameplate: int) -> list[Event]:
         path = self.table_dir(nameplate) / EVENTS_FILE
         events = []

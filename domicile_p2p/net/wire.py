@@ -133,7 +133,15 @@ class Fetch(_Message, frozen=True, tag="fetch"):
     since: Count
 
 
-ClientMessage = Join | Confirm | Resume | Act | Fetch
+class Head(_Message, frozen=True, tag="head"):
+    """This seat's chain head after event ``seq``, signed (``guard_heads.py``)."""
+
+    seq: Count
+    head: Hex32
+    sig: Hex64
+
+
+ClientMessage = Join | Confirm | Resume | Act | Fetch | Head
 
 
 # ----------------------------------------------------------------- host -> client
@@ -192,7 +200,16 @@ class Error(_Message, frozen=True, tag="error"):
     fatal: bool = False
 
 
-HostMessage = Welcome | PakeReply | Lobby | Seated | Events | Error
+class PeerHead(_Message, frozen=True, tag="peer-head"):
+    """Another seat's signed chain head, relayed by the host for this client to compare."""
+
+    seat: Seat
+    seq: Count
+    head: Hex32
+    sig: Hex64
+
+
+HostMessage = Welcome | PakeReply | Lobby | Seated | Events | Error | PeerHead
 
 _client_decoder: Final = msgspec.json.Decoder(ClientMessage)
 _host_decoder: Final = msgspec.json.Decoder(HostMessage)

@@ -345,7 +345,7 @@ def test_a_host_that_rewrites_an_event_is_caught(tmp_path: Path) -> None:
     with pytest.raises(BadEvent, match="different event 1"):
         watcher.session.receive(wire.Events(1, [tampered]))
     forged_next = {**events[-1], "seq": len(events)}
-    with pytest.raises(BadEvent, match="bad event"):
+    with pytest.raises(BadEvent, match="the host broke the protocol at event"):
         watcher.session.receive(wire.Events(len(events), [forged_next]))
 
 

@@ -1,0 +1,79 @@
+"""The setup's deadline: a seat that never takes its setup step aborts the game, named.
+
+The setup moves only when every seat has taken its step (committed,
+revealed its entropy, published the slot commitments).  An investigator
+who dislikes the public tableau it could compute, or whose laptop died,
+could otherwise hold the whole table hostage.  So each setup step has a
+deadline, counted from the moment the table entered that step (progress by
+the other seats does not extend it): when it passes, the host writes an
+``abort`` event naming the seats it waited for (``Table.abort_stalled``).
+An abort reveals nothing secret: it carries only a reason and seat numbers.
+
+Sans I/O: :class:`SetupWatch` only keeps time.  The host session tells it
+where each table stands (:meth:`SetupWatch.observe`) and asks which tables
+are overdue (:meth:`SetupWatch.expired`); the abort itself is the table's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from domicile_p2p.transcript.ledger import Step
+from domicile_p2p.transcript.replica import Record
+
+SETUP_STEPS: Final = frozenset({Step.COMMITMENTS, Step.REVEALS, Step.SLOT_COMMITMENTS})
+DEFAULT_SETUP_TIMEOUT: Final = 120.0
+"""Seconds a setup step may take.  Every client takes these steps by itself within
+milliseconds; the margin is for a player whose laptop restarts."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Waiting:
+    step: Step
+    since: float
+
+
+class SetupWatch:
+    """When each table entered its current setup step, and which ones are overdue."""
+
+    def __init__(self, timeout: float = DEFAULT_SETUP_TIMEOUT) -> None:
+        if timeout <= 0:
+            raise ValueError("the setup timeout must be positive")
+        self.timeout = timeout
+        self._waiting: dict[int, _Waiting] = {}
+
+    def observe(self, table: int, step: Step | None, now: float) -> None:
+        """Table ``table`` is at ``step`` (``None``: no game yet) at time ``now``."""
+        if step not in SETUP_STEPS:
+            self._waiting.pop(table, None)
+            return
+        current = self._waiting.get(table)
+        if current is None or current.step is not step:
+            self._waiting[table] = _Waiting(step, now)
+
+    def deadline(self) -> float | None:
+        """The earliest moment a table becomes overdue, if any table is in its setup."""
+        return min((w.since + self.timeout for w in self._waiting.values()), default=None)
+
+    def expired(self, now: float) -> list[int]:
+        """The tables whose setup step has lasted ``timeout`` seconds or more, in order."""
+        return sorted(table for table, w in self._waiting.items() if now - w.since >= self.timeout)
+
+    def forget(self, table: int) -> None:
+        self._waiting.pop(table, None)
+
+
+def over(record: Record) -> bool:
+    """Nothing more will happen at this table: the seed is revealed, or the abort is final.
+
+    An abort is final when nobody is awaited, and also when no move was
+    played: the Ghost's seed then proves nothing (no secret was ever used),
+    so nobody waits for it.  (A Ghost that stalled the setup itself would
+    otherwise keep every player waiting for a reveal that will not come.)
+    """
+    if record.step is Step.FINISHED:
+        return True
+    if record.step is not Step.ABORTED:
+        return False
+    return not record.awaiting() or not record.ledger.played
