@@ -42,6 +42,15 @@ pytest: $(STAMP)
 simulate: $(STAMP)
 	$(BIN)/domicile simulate $(ARGS)
 
+# Every benchmark with modest sizes (about 6 minutes); results in benchmarks/README.md.
+bench: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[bench]'
+	$(BIN)/python benchmarks/bench_selfplay.py
+	$(BIN)/python benchmarks/bench_verify.py
+	$(BIN)/python benchmarks/bench_startup.py
+	$(BIN)/python benchmarks/bench_discovery.py
+	$(BIN)/python benchmarks/bench_host.py --tables 9 --tables 99 --duration 15 --warmup 5
+
 # Large budgets; `make test` runs small versions of both through pytest.
 fuzz: $(STAMP)
 	DOMICILE_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) DOMICILE_FUZZ_STEPS=$(FUZZ_STEPS) $(BIN)/pytest -p no:cacheprovider -q tests/fuzz

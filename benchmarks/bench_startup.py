@@ -1,0 +1,272 @@
+"""Client start-up: ``domicile play`` to its first rendered frame, against a bare Textual app.
+
+    python benchmarks/bench_startup.py
+    python benchmarks/bench_startup.py --rounds 15
+
+Two measurements, each against its anchor in the same run, round-robin:
+
+- **process**: the wall time from ``fork`` to the first frame that shows the
+  screen's text on a real pseudo-terminal (120 x 40, ``TERM=xterm-256color``),
+  for ``domicile play --offline`` (the lobby of a table: the default start,
+  offline so that nothing listens on the network), ``domicile play --menu``
+  (the start screen alone) and the anchor, a bare Textual app that shows one
+  line of text.  Each process is stopped as soon as its frame is seen.  This
+  is what a person waits for, imports included.
+- **in-process**: ``App.run_test()`` from constructing the app to the moment
+  the test harness hands over (the app is mounted and its first screen
+  composed), imports already done, for the same two screens and a bare
+  ``App`` with one ``Static``.
+
+Target (issue 7): ``domicile play`` <= 1.3 x the bare Textual app.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import fcntl
+import os
+import pty
+import re
+import select
+import signal
+import statistics
+import struct
+import sys
+import tempfile
+import termios
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from _common import Report, Target, ms, parser, ratio, venv_bin
+
+TARGET_RATIO = 1.3
+COLUMNS, LINES = 120, 40
+TABLE_NAME = "Benchmark Manor"
+MENU_MARKER = "Play offline against bots"
+BARE_MARKER = "bare textual app ready"
+BARE_APP = f"""
+from textual.app import App, ComposeResult
+from textual.widgets import Static
+
+
+class Bare(App[None]):
+    def compose(self) -> ComposeResult:
+        yield Static({BARE_MARKER!r})
+
+
+Bare().run()
+"""
+_ESCAPES = re.compile(rb"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b[\]P_^][^\x07\x1b]*(?:\x07|\x1b\\)")
+_SYNC_QUERY = b"\x1b[?2026$p"
+_SYNC_SUPPORTED = b"\x1b[?2026;2$y"
+
+
+class NoFrame(RuntimeError):
+    """The program never showed its marker (it crashed, or its screen changed)."""
+
+
+def first_frame(command: list[str], marker: str, env: dict[str, str], timeout: float) -> float:
+    """Seconds from fork to the moment ``marker`` is on the pseudo-terminal's screen."""
+    wanted = marker.encode("utf-8")
+    started = time.perf_counter()
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: become the program, on the pty
+        try:
+            os.execve(command[0], command, env)
+        finally:
+            os._exit(127)
+    try:
+        fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", LINES, COLUMNS, 0, 0))
+        output = b""
+        while time.perf_counter() - started < timeout:
+            ready, _, _ = select.select([fd], [], [], 0.02)
+            if not ready:
+                continue
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                break  # the program ended
+            if not chunk:
+                break
+            output += chunk
+            if _SYNC_QUERY in chunk:
+                # Answer as a modern terminal would, so Textual renders as it does for people.
+                os.write(fd, _SYNC_SUPPORTED)
+            if wanted in _ESCAPES.sub(b"", output):
+                return time.perf_counter() - started
+        text = _ESCAPES.sub(b" ", output).decode("utf-8", "replace")
+        raise NoFrame(f"{command[-1]!r} never showed {marker!r}; it printed: {text[-400:]!r}")
+    finally:
+        _stop(pid)
+        os.close(fd)
+
+
+def _stop(pid: int) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGTERM)
+    deadline = time.monotonic() + 3
+    while time.monotonic() < deadline:
+        done, _ = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return
+        time.sleep(0.01)
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
+
+
+# ----------------------------------------------------------------- in-process
+
+
+def in_process_timers(data_dir: Path) -> dict[str, Callable[[], float]]:
+    """Coroutines-in-a-loop that build an app and return the seconds until run_test hands over."""
+    from textual.app import App, ComposeResult
+    from textual.widgets import Static
+
+    from domicile_p2p.packs import load_default_pack
+    from domicile_p2p.rules import Difficulty
+    from domicile_tui.app import DomicileApp
+    from domicile_tui.connect import TableDoor
+    from domicile_tui.pacing import BotPace
+    from domicile_tui.session import Role, TableSettings
+
+    class Bare(App[None]):
+        def compose(self) -> ComposeResult:
+            yield Static(BARE_MARKER)
+
+    door = TableDoor(pack=load_default_pack(), pace=BotPace(0), data_dir=data_dir)
+    settings = TableSettings(
+        table_name=TABLE_NAME,
+        player_name="Bench",
+        role=Role.INVESTIGATOR,
+        difficulty=Difficulty.NORMAL,
+        investigators=3,
+    )
+
+    def timer(make: Callable[[], App[None]]) -> Callable[[], float]:
+        async def measure() -> float:
+            started = time.perf_counter()
+            app = make()
+            async with app.run_test(size=(COLUMNS, LINES)) as pilot:
+                elapsed = time.perf_counter() - started
+                await pilot.pause()
+            return elapsed
+
+        return lambda: asyncio.run(measure())
+
+    return {
+        "bare": timer(Bare),
+        "play": timer(
+            lambda: DomicileApp(door, defaults=settings, open_at_once=True, offline=True)
+        ),
+        "menu": timer(lambda: DomicileApp(door, defaults=settings, open_at_once=False)),
+    }
+
+
+# ----------------------------------------------------------------- main
+
+
+def main(argv: list[str] | None = None) -> int:
+    options = parser(__doc__.splitlines()[0])
+    options.add_argument("--rounds", type=int, default=9, help="start-ups of each (median)")
+    options.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for a frame")
+    args = options.parse_args(argv)
+    if args.quick:
+        args.rounds = 1
+    report = Report(
+        "startup",
+        {"rounds": args.rounds, "terminal": f"{COLUMNS}x{LINES}"},
+        ("what", "process to first frame ms", "x bare", "in-process run_test ms", "x bare"),
+    )
+    with tempfile.TemporaryDirectory(prefix="bench-startup-") as tmp:
+        directory = Path(tmp)
+        bare_script = directory / "bare_app.py"
+        bare_script.write_text(BARE_APP)
+        data_dir = directory / "data"
+        env = {
+            key: value
+            for key, value in os.environ.items()
+            if not key.startswith(("TEXTUAL", "PYTEST"))
+        }
+        env.update(TERM="xterm-256color", COLUMNS=str(COLUMNS), LINES=str(LINES))
+        domicile = venv_bin("domicile")
+        common = ["--data-dir", str(data_dir), "--interface", "127.0.0.1"]
+        commands = {
+            "bare": ([sys.executable, str(bare_script)], BARE_MARKER),
+            "play": (
+                [domicile, "play", "--offline", "--table-name", TABLE_NAME, *common],
+                TABLE_NAME,
+            ),
+            "menu": ([domicile, "play", "--menu", *common], MENU_MARKER),
+        }
+        samples: dict[str, list[float]] = {name: [] for name in commands}
+        for command, marker in commands.values():  # warm the page cache once
+            first_frame(command, marker, env, args.timeout)
+        for _ in range(args.rounds):
+            for name, (command, marker) in commands.items():
+                samples[name].append(first_frame(command, marker, env, args.timeout))
+        process = {name: statistics.median(values) for name, values in samples.items()}
+
+        timers = in_process_timers(data_dir)
+        inner: dict[str, list[float]] = {name: [] for name in timers}
+        for timer in timers.values():
+            timer()  # warm-up (first-time imports and CSS parsing caches)
+        for _ in range(args.rounds):
+            for name, timer in timers.items():
+                inner[name].append(timer())
+        in_process = {name: statistics.median(values) for name, values in inner.items()}
+
+    labels = {
+        "bare": "bare Textual app (anchor)",
+        "play": "domicile play --offline (lobby)",
+        "menu": "domicile play --menu (start screen)",
+    }
+    for name in ("bare", "play", "menu"):
+        report.row(
+            labels[name],
+            ms(process[name]),
+            ratio(process[name], process["bare"]),
+            ms(in_process[name]),
+            ratio(in_process[name], in_process["bare"]),
+        )
+        report.results[name] = {
+            "process_s": process[name],
+            "process_over_bare": ratio(process[name], process["bare"]),
+            "in_process_s": in_process[name],
+            "in_process_over_bare": ratio(in_process[name], in_process["bare"]),
+        }
+    report.targets += [
+        Target(
+            "domicile play, process to first frame / bare Textual app",
+            ratio(process["play"], process["bare"]),
+            TARGET_RATIO,
+            "lower",
+            "x",
+        ),
+        Target(
+            "start screen alone, process to first frame / bare Textual app",
+            ratio(process["menu"], process["bare"]),
+            TARGET_RATIO,
+            "lower",
+            "x",
+        ),
+        Target(
+            "domicile play, in-process mount / bare Textual app",
+            ratio(in_process["play"], in_process["bare"]),
+            TARGET_RATIO,
+            "lower",
+            "x",
+        ),
+    ]
+    report.note(
+        "process: fork to the first frame showing the screen's text on a 120x40 pty; "
+        "in-process: App() to run_test() handing over, imports done"
+    )
+    report.emit()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,193 @@
+"""Verification: ``verify`` on whole transcripts against the cost of their signatures alone.
+
+    python benchmarks/bench_verify.py
+    python benchmarks/bench_verify.py --investigators 6 --rounds 20
+
+For 1, 3 and 6 investigators a transcript is made with ``domicile selfplay
+--seed`` (so every run checks the same games), then, interleaved round by
+round:
+
+- ``verify``: ``domicile_p2p.transcript.verify.verify(data)`` on the file's
+  bytes, in this process (parsing, chain, signatures, the replay with the
+  Ghost's secrets: everything ``domicile verify`` checks);
+- ``floor`` (the anchor): every signature that transcript holds (the host's
+  on every event, the player's on every action) checked once with
+  ``cryptography``'s Ed25519, messages and keys prepared beforehand: the
+  least any verifier of this format must spend.
+
+Target (issue 7): verify <= 1.2 x floor.  Interpreter start-up is reported
+apart: ``python -c pass``, ``python -c "import domicile_p2p.cli"`` and the
+wall time of a whole ``domicile verify FILE`` process.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from _common import Report, Target, Timing, interleaved, ms, parser, ratio, time_calls, venv_bin
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+from domicile_p2p.transcript.codec import Event
+from domicile_p2p.transcript.files import split_lines
+from domicile_p2p.transcript.ledger import read_genesis
+from domicile_p2p.transcript.verify import verify
+
+TARGET_RATIO = 1.2
+
+
+@dataclass(frozen=True, slots=True)
+class Signatures:
+    """Every (key, signature, message) a transcript holds, ready for Ed25519."""
+
+    checks: tuple[tuple[Ed25519PublicKey, bytes, bytes], ...]
+    host: int
+    player: int
+
+    def verify_all(self) -> None:
+        for key, signature, message in self.checks:
+            key.verify(signature, message)  # raises InvalidSignature: the anchor is honest
+
+
+def signatures(data: bytes) -> Signatures:
+    events = [Event.from_json(line) for line in split_lines(data)]
+    table = read_genesis(events[0])
+    host_key = Ed25519PublicKey.from_public_bytes(table.host_key.raw)
+    seat_keys = [Ed25519PublicKey.from_public_bytes(key.raw) for key in table.seat_keys]
+    game = table.genesis.game
+    checks = []
+    player = 0
+    for event in events:
+        assert event.host_sig is not None
+        checks.append((host_key, bytes.fromhex(event.host_sig), event.host_message(table.game_id)))
+        if event.seat is not None:
+            action = event.action(game)
+            checks.append((seat_keys[event.seat], bytes.fromhex(action.sig), action.message()))
+            player += 1
+    return Signatures(tuple(checks), len(events), player)
+
+
+def make_transcript(directory: Path, investigators: int, seed: int) -> Path:
+    path = directory / f"game-{investigators}.jsonl"
+    subprocess.run(
+        [
+            venv_bin("domicile"),
+            "selfplay",
+            "--investigators",
+            str(investigators),
+            "--difficulty",
+            "normal",
+            "--seed",
+            str(seed),
+            "--transcript",
+            str(path),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    return path
+
+
+def process_wall(command: list[str], rounds: int) -> Timing:
+    def run() -> None:
+        subprocess.run(command, check=False, capture_output=True)
+
+    return time_calls(run, rounds=rounds, warmup=1)
+
+
+def main(argv: list[str] | None = None) -> int:
+    options = parser(__doc__.splitlines()[0])
+    options.add_argument("--rounds", type=int, default=15, help="timed rounds (median reported)")
+    options.add_argument("--process-rounds", type=int, default=7, help="process start-ups timed")
+    options.add_argument("--seed", type=int, default=7, help="selfplay seed of the transcripts")
+    options.add_argument(
+        "--investigators", type=int, action="append", help="repeatable (default: 1, 3, 6)"
+    )
+    args = options.parse_args(argv)
+    if args.quick:
+        args.rounds, args.process_rounds = 1, 1
+    sizes = args.investigators or [1, 3, 6]
+    report = Report(
+        "verify",
+        {"rounds": args.rounds, "seed": args.seed, "investigators": sizes},
+        (
+            "investigators",
+            "events",
+            "signatures",
+            "verify ms",
+            "floor ms",
+            "verify/floor",
+            "one Ed25519 verify us",
+            "`domicile verify` process ms",
+        ),
+    )
+    with tempfile.TemporaryDirectory(prefix="bench-verify-") as tmp:
+        directory = Path(tmp)
+        python = sys.executable
+        startup = {
+            "python -c pass": process_wall([python, "-c", "pass"], args.process_rounds),
+            "import domicile_p2p.cli": process_wall(
+                [python, "-c", "import domicile_p2p.cli"], args.process_rounds
+            ),
+        }
+        for investigators in sizes:
+            path = make_transcript(directory, investigators, args.seed)
+            data = path.read_bytes()
+            prepared = signatures(data)
+            report_check = verify(data)
+            if not report_check.valid:
+                raise SystemExit(f"the selfplay transcript does not verify: {report_check.summary}")
+
+            def run_verify(data: bytes = data) -> None:
+                verify(data)
+
+            timings = interleaved(
+                {"verify": run_verify, "floor": prepared.verify_all}, rounds=args.rounds
+            )
+            count = len(prepared.checks)
+            cli = process_wall(
+                [venv_bin("domicile"), "verify", str(path)], args.process_rounds
+            ).median
+            verify_s, floor_s = timings["verify"].median, timings["floor"].median
+            report.row(
+                investigators,
+                prepared.host,
+                count,
+                ms(verify_s),
+                ms(floor_s),
+                ratio(verify_s, floor_s),
+                floor_s / count * 1e6,
+                ms(cli),
+            )
+            report.results[f"k{investigators}"] = {
+                "events": prepared.host,
+                "signatures": count,
+                "player_signatures": prepared.player,
+                "verify_s": verify_s,
+                "floor_s": floor_s,
+                "verify_over_floor": ratio(verify_s, floor_s),
+                "ed25519_verify_s": floor_s / count,
+                "cli_process_s": cli,
+                "cli_minus_python_s": cli - startup["python -c pass"].median,
+            }
+            report.targets.append(
+                Target(
+                    f"verify / signature floor, {investigators} investigator(s)",
+                    ratio(verify_s, floor_s),
+                    TARGET_RATIO,
+                    "lower",
+                    "x",
+                )
+            )
+    report.results["startup"] = {name: timing.median for name, timing in startup.items()}
+    for name, timing in startup.items():
+        report.note(f"start-up, {name}: {ms(timing.median):.1f} ms (process wall, median)")
+    report.emit()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
