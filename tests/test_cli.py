@@ -47,3 +47,21 @@ def test_python_dash_m_is_the_same_command() -> None:
     )
     assert result.returncode == 0
     assert __version__ in result.stdout
+
+
+def test_one_command_loads_only_its_own_stack() -> None:
+    # `domicile verify` must not pay for the network stack or the terminal client.
+    probe = (
+        "import sys\n"
+        "from domicile_p2p.cli import main\n"
+        "try:\n"
+        "    main(['verify', '--help'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "loaded = [m for m in ('domicile_p2p.net', 'textual', 'domicile_tui') if m in sys.modules]\n"
+        "print('LOADED', loaded, file=sys.stderr)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=False
+    )
+    assert "LOADED []" in result.stderr, result.stderr

@@ -14,7 +14,7 @@ import argparse
 import importlib
 import pkgutil
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from importlib.metadata import entry_points
 
 from domicile_p2p import __version__
@@ -32,35 +32,53 @@ class CommandError(Exception):
         self.exit_code = exit_code
 
 
-def _registrars() -> list[Register]:
-    found: list[Register] = []
-    for module_info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        if module_info.name.startswith("_"):
-            continue
-        module = importlib.import_module(f"{__name__}.{module_info.name}")
-        register = getattr(module, "register", None)
-        if callable(register):
-            found.append(register)
+def _command_modules() -> dict[str, Callable[[], Register]]:
+    """Every command by name, with a loader that imports its module only when called.
+
+    Importing a command pulls in its whole stack (the network, the terminal
+    client); a run of one command loads that command alone, which keeps
+    ``domicile verify`` quick to start.
+    """
+    loaders: dict[str, Callable[[], Register]] = {}
+    for module_info in pkgutil.iter_modules(__path__):
+        if not module_info.name.startswith("_"):
+            loaders[module_info.name] = _module_loader(f"{__name__}.{module_info.name}")
     for entry_point in entry_points(group=ENTRY_POINT_GROUP):
-        found.append(entry_point.load())
-    return found
+        loaders.setdefault(entry_point.name, entry_point.load)
+    return dict(sorted(loaders.items()))
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _module_loader(name: str) -> Callable[[], Register]:
+    def load() -> Register:
+        register: Register = importlib.import_module(name).register
+        return register
+
+    return load
+
+
+def _requested_command(argv: Sequence[str], commands: Iterable[str]) -> str | None:
+    first = next((arg for arg in argv if not arg.startswith("-")), None)
+    return first if first in set(commands) else None
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The ``domicile`` parser; with ``only``, just that command's subparser is built."""
     parser = argparse.ArgumentParser(
         prog="domicile",
         description="Tortured Domicile: a provably fair LAN party deduction game.",
     )
     parser.add_argument("--version", action="version", version=f"domicile-p2p {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for register in _registrars():
-        register(subparsers)
+    for name, load in _command_modules().items():
+        if only is None or name == only:
+            load()(subparsers)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(only=_requested_command(arguments, _command_modules()))
+    args = parser.parse_args(arguments)
     handler = getattr(args, "handler", None)
     if handler is None:
         parser.print_help()
