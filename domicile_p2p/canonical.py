@@ -54,9 +54,39 @@ def _check(value: object, path: str) -> None:
     raise CanonicalError(f"{path}: {type(value).__name__} has no canonical JSON encoding")
 
 
+def _is_encodable(value: object) -> bool:
+    """:func:`_check` without building paths: the fast answer for the common, valid case."""
+    if value is None or isinstance(value, bool | str):
+        return not isinstance(value, str) or value.isascii() or _is_unicode(value)
+    if isinstance(value, int):
+        return abs(value) <= MAX_SAFE_INTEGER
+    if isinstance(value, Mapping):
+        return all(
+            isinstance(key, str) and key.isascii() and _is_encodable(item)
+            for key, item in value.items()
+        )
+    if isinstance(value, list | tuple):
+        return all(_is_encodable(item) for item in value)
+    return False
+
+
+def _is_unicode(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def validate(value: object) -> None:
+    """Raise :class:`CanonicalError`, naming the offending path, if ``value`` has no encoding."""
+    if not _is_encodable(value):
+        _check(value, "$")
+
+
 def encode(value: object) -> bytes:
     """Return the canonical JSON bytes of ``value`` or raise :class:`CanonicalError`."""
-    _check(value, "$")
+    validate(value)
     text = json.dumps(
         value, ensure_ascii=False, sort_keys=True, separators=(",", ":"), allow_nan=False
     )
