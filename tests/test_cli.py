@@ -58,7 +58,8 @@ def test_one_command_loads_only_its_own_stack() -> None:
         "    main(['verify', '--help'])\n"
         "except SystemExit:\n"
         "    pass\n"
-        "loaded = [m for m in ('domicile_p2p.net', 'textual', 'domicile_tui') if m in sys.modules]\n"
+        "heavy = ('domicile_p2p.net', 'textual', 'domicile_tui')\n"
+        "loaded = [m for m in heavy if m in sys.modules]\n"
         "print('LOADED', loaded, file=sys.stderr)\n"
     )
     result = subprocess.run(
