@@ -226,7 +226,10 @@ def verification_of(report: VerifyReport) -> Verification:
     final = replica.ledger.replay if replica is not None else None
     if final is not None and final.secrets is not None:
         reveal = Reveal(final.secrets.columns, final.secrets.culprit)
-    return Verification(tuple(checks), report.valid, reveal=reveal, summary=report.summary)
+    head = replica.head if replica is not None and replica.events else None
+    return Verification(
+        tuple(checks), report.valid, reveal=reveal, summary=report.summary, head=head
+    )
 
 
 def is_seance(action: Action | None) -> bool:

@@ -39,7 +39,7 @@ from domicile_p2p.net.host import HostConfig, HostError, RunningHost, start_host
 from domicile_p2p.net.peer_session import PeerSession
 from domicile_p2p.net.pins import PinStore
 from domicile_p2p.net.seat import BadEvent, SeatSecrets
-from domicile_p2p.net.wire import Lobby, Role, TableState
+from domicile_p2p.net.wire import Lobby, Role, Starts, TableState
 from domicile_p2p.net.words import phrase
 from domicile_p2p.packs import Pack
 from domicile_p2p.rules import (
@@ -61,6 +61,7 @@ from domicile_p2p.transcript.packref import PackIdentity
 from domicile_p2p.transcript.verify import verify
 from domicile_tui.local_game import verification_of
 from domicile_tui.pacing import BotPace
+from domicile_tui.personas import persona
 from domicile_tui.session import (
     ActionRefused,
     ChatLine,
@@ -247,6 +248,10 @@ class NetworkTable:
             difficulty=settings.difficulty,
             bot_seats=frozenset(bots - {GHOST}),
             ghost_bot=GHOST in bots,
+            # Every seat but the player's is a bot's, open to friends who join with the code,
+            # until the player starts the game.
+            bot_names={seat: persona(seat).bot_name for seat in settings.seats},
+            owner_starts=True,
             bot_delay=self._pace.mean,
             advertise=self._advertise,
             pack=self.pack,
@@ -260,15 +265,17 @@ class NetworkTable:
             return await start_host(_with_port(config, 0))
 
     async def start_game(self) -> None:
-        lobby = self._lobby
-        if lobby is not None and lobby.state is TableState.LOBBY:
-            waiting = sum(1 for seat in lobby.seats if seat.key is None)
-            plural = "s" if waiting != 1 else ""
-            self._emit(
-                ActionRefused(
-                    f"the game begins when every seat is taken ({waiting} seat{plural} still open)"
-                )
-            )
+        """Start the game of the table hosted here (bots keep the seats no person took)."""
+        host = self._host
+        if host is None:
+            self._emit(ActionRefused("the host starts the game"))
+            return
+        if self._public is not None:
+            return  # already under way
+        try:
+            host.start_table()
+        except HostError as error:
+            self._emit(ActionRefused(str(error)))
 
     async def act(self, action: Action) -> None:
         client = self._client
@@ -485,6 +492,9 @@ class NetworkTable:
             difficulty = Difficulty.NORMAL
         started = lobby.state is not TableState.LOBBY or self._public is not None
         return LobbyInfo(
+            can_start=self.hosting is not None and not started,
+            takeover=not started and any(status.bot for status in lobby.seats),
+            starts=lobby.starts,
             table_name=lobby.name,
             difficulty=difficulty,
             seats=seats,
@@ -522,6 +532,8 @@ class NetworkTable:
             for seat in settings.seats
         )
         return LobbyInfo(
+            can_start=True,
+            starts=Starts.OWNER,
             table_name=settings.table_name,
             difficulty=settings.difficulty,
             seats=seats,

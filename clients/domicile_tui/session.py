@@ -25,6 +25,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Final, Protocol
 
+from domicile_p2p.net.wire import Starts
 from domicile_p2p.rules import (
     GHOST,
     MAX_CHAT_LENGTH,
@@ -145,6 +146,13 @@ class LobbyInfo:
     fingerprint_phrase: str | None = None
     pack_name: str = ""
     started: bool = False
+    can_start: bool = False
+    """This player starts the game (Enter): the owner of a table hosted here, in its lobby."""
+    takeover: bool = False
+    """People who join with the code may take a bot's seat (only until the game starts:
+    the seats' keys are bound when it does)."""
+    starts: Starts = Starts.FULL
+    """When a networked game begins: every seat held, the owner's start, or a lobby wait."""
 
     @property
     def investigators(self) -> int:
@@ -215,6 +223,8 @@ class Verification:
     valid: bool
     reveal: Reveal | None = None
     summary: str = ""
+    head: str | None = None
+    """The final chain head (hex): every player's client should show the same one."""
 
     @property
     def ok(self) -> bool:

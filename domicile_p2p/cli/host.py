@@ -2,6 +2,7 @@
 
     domicile host --headless --name "Friday" --investigators 4 --bots 3,4 --ghost bot
     domicile host --headless --resume          # after a crash: every unfinished table is back
+    domicile host --headless --bots all --ghost bot --lobby-wait 60   # friends may take bot seats
 
 Headless, it writes one JSON object per line (table codes, joins, leaves,
 refused messages, game results) and stops cleanly on SIGTERM or Ctrl-C:
@@ -66,6 +67,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--ghost", choices=("human", "bot"), default="human", help="who plays the Ghost"
     )
     parser.add_argument(
+        "--lobby-wait",
+        type=float,
+        default=0.0,
+        metavar="S",
+        help=(
+            "with --bots: keep the lobby open S seconds for people to take bot seats with the "
+            "code before the game starts (default 0: start as soon as every seat is held)"
+        ),
+    )
+    parser.add_argument(
         "--code",
         action="append",
         default=[],
@@ -122,6 +133,8 @@ def config_from(args: argparse.Namespace) -> HostConfig:
         raise CommandError(f"--code: {exc}") from None
     if args.bot_delay is not None and args.bot_delay < 0:
         raise CommandError("--bot-delay cannot be negative")
+    if args.lobby_wait < 0:
+        raise CommandError("--lobby-wait cannot be negative")
     delay = args.bot_delay if args.bot_delay is not None else (0.0 if args.headless else 1.5)
     config = HostConfig(
         data_dir=Path(args.data_dir) if args.data_dir else default_data_dir(),
@@ -133,6 +146,7 @@ def config_from(args: argparse.Namespace) -> HostConfig:
         difficulty=difficulty,
         bot_seats=bot_seats(args.bots, args.investigators),
         ghost_bot=args.ghost == "bot",
+        lobby_wait=args.lobby_wait,
         codes=codes,
         resume=args.resume,
         bot_delay=delay,

@@ -56,6 +56,8 @@ class TableAdvert:
     difficulty: str
     state: TableState
     protocol: int = PROTOCOL
+    bot_seats: int = 0
+    """Seats bots hold (or are kept for) that a person who joins may take, in the lobby."""
 
     def txt(self) -> dict[str, str]:
         return {
@@ -67,6 +69,7 @@ class TableAdvert:
             "seats": str(self.seats_total),
             "difficulty": self.difficulty,
             "state": self.state.value,
+            "bots": str(self.bot_seats),
         }
 
     @classmethod
@@ -99,6 +102,8 @@ class TableAdvert:
             difficulty=field("difficulty"),
             state=state,
             protocol=number("v", 0, 1_000_000),
+            # Optional: an older host does not say.
+            bot_seats=number("bots", 0, 7) if properties.get("bots") is not None else 0,
         )
 
 
@@ -128,6 +133,7 @@ class DiscoveredTable:
             "fingerprint": advert.fingerprint,
             "seats_free": advert.seats_free,
             "seats_total": advert.seats_total,
+            "bot_seats": advert.bot_seats,
             "difficulty": advert.difficulty,
             "state": advert.state.value,
             "protocol": advert.protocol,
@@ -270,8 +276,16 @@ def with_state(advert: TableAdvert, *, seats_free: int, state: TableState) -> Ta
 
 
 def unique(tables: Iterable[DiscoveredTable]) -> list[DiscoveredTable]:
-    """One entry per (fingerprint, nameplate): a host heard on two interfaces is listed once."""
-    seen: dict[tuple[str, int], DiscoveredTable] = {}
+    """One entry per (fingerprint, nameplate, address, port): the same advert heard twice is
+    listed once.
+
+    The address is part of the key because an advert is never trusted: a spoofed one that
+    copies a real table's fingerprint and nameplate must not hide the real table (whichever
+    came first would win).  Both are listed; joining needs the code, whose PAKE binds the
+    certificate actually reached, so the impostor's entry cannot seat anyone.
+    """
+    seen: dict[tuple[str, int, str, int], DiscoveredTable] = {}
     for table in tables:
-        seen.setdefault((table.advert.fingerprint, table.advert.nameplate), table)
+        key = (table.advert.fingerprint, table.advert.nameplate, table.address, table.port)
+        seen.setdefault(key, table)
     return list(seen.values())

@@ -10,7 +10,15 @@ laptop.  A :class:`RunningHost` owns:
   its event log (every event fsync-ed before anyone sees it) and its mDNS
   advert (updated as seats fill, withdrawn at shutdown);
 - the bots the host plays itself, each a full client over an in-process link
-  with its own key and secrets in the host's data dir;
+  with its own key and secrets in the host's data dir.  Their seats are
+  *reserved for bots but open*: in the lobby a person who joins with the
+  code takes a bot's seat and the bot steps aside (and comes back if the
+  person leaves before the start);
+- when each game starts: as soon as every seat is held (the default), once
+  ``lobby_wait`` seconds have passed (so friends can take bot seats first),
+  or when the table's owner calls :meth:`RunningHost.start_table`
+  (``owner_starts``: what ``domicile play`` does; seats still empty then get
+  bots, seats held by bots stay theirs);
 - ``--resume``: every unfinished table (and one that ended moments ago, for its players
   to fetch the end) comes back from its log with the same
   code, and the clients come back by themselves.
@@ -32,18 +40,18 @@ from domicile_p2p.net.bot import BotBrain, run_bot
 from domicile_p2p.net.client import Backoff, Dialed, Dialer, PeerClient
 from domicile_p2p.net.codes import JoinCode, free_nameplate, new_code
 from domicile_p2p.net.discovery import Advertiser, TableAdvert, advertised_addresses
-from domicile_p2p.net.errors import NetError, Unreachable
+from domicile_p2p.net.errors import NetError, Refused, Unreachable
 from domicile_p2p.net.game import HostedGame
 from domicile_p2p.net.guard_outbox import OutboxLimits
 from domicile_p2p.net.host_session import HostLimits, HostSession
 from domicile_p2p.net.logs import LogSink
 from domicile_p2p.net.peer_session import PeerSession
-from domicile_p2p.net.room import Room, RoomConfig, SeatHolder
+from domicile_p2p.net.room import Refusal, Room, RoomConfig, SeatHolder
 from domicile_p2p.net.seat import SeatSecrets
 from domicile_p2p.net.server import HostServer
 from domicile_p2p.net.store import HostStore, StoredTable
 from domicile_p2p.net.tls import HostCertificate, load_or_create_certificate, server_context
-from domicile_p2p.net.wire import Role, TableState
+from domicile_p2p.net.wire import ErrorCode, Role, Starts, TableState
 from domicile_p2p.packs import Pack, load_default_pack
 from domicile_p2p.rules import DIFFICULTY_RULES, GHOST, MAX_INVESTIGATORS, Difficulty
 from domicile_p2p.transcript.verify import verify
@@ -70,6 +78,14 @@ class HostConfig:
     bot_seats: frozenset[int] = frozenset()
     """Investigator seats the host plays with bots."""
     ghost_bot: bool = False
+    bot_names: Mapping[int, str] = field(default_factory=dict)
+    """What the hosted bot of each seat is called (default ``Ghost bot``, ``Bot N``)."""
+    owner_starts: bool = False
+    """The table waits in its lobby until :meth:`RunningHost.start_table` (or a person in
+    every seat); otherwise it starts as soon as every seat is held."""
+    lobby_wait: float = 0.0
+    """Seconds a table with bots keeps its lobby open for people to take bot seats, before it
+    starts (once every seat is held)."""
     codes: tuple[JoinCode, ...] = ()
     """Codes for the first tables (the rest are drawn at random)."""
     resume: bool = False
@@ -96,6 +112,22 @@ class HostConfig:
             raise HostError(f"{len(self.codes)} codes for {self.tables} table(s)")
         if not 0 <= self.port <= 65535:
             raise HostError(f"{self.port} is not a port number")
+        if not 0 <= self.lobby_wait <= 86_400:
+            raise HostError(f"a lobby wait is 0 to 86400 seconds, not {self.lobby_wait}")
+        if self.owner_starts and self.lobby_wait:
+            raise HostError("a table either waits for its owner's start or for the lobby wait")
+        for seat, name in self.bot_names.items():
+            if not 1 <= len(name) <= 40:
+                raise HostError(f"the bot name of seat {seat} must be 1 to 40 characters")
+
+    @property
+    def starts(self) -> Starts:
+        if self.owner_starts:
+            return Starts.OWNER
+        return Starts.WAIT if self.lobby_wait > 0 else Starts.FULL
+
+    def bot_name(self, seat: int) -> str:
+        return self.bot_names.get(seat) or ("Ghost bot" if seat == GHOST else f"Bot {seat}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +140,8 @@ class TableInfo:
     state: TableState
     seats_free: int
     game_id: str | None
+    bot_seats: int = 0
+    """Seats held (or kept) for bots that a person who joins now may take."""
 
 
 class _Hooks:
@@ -129,6 +163,7 @@ class _Hooks:
 
     def table_changed(self, table: int) -> None:
         self.host._advert_changed(table)
+        self.host._bots_back(table)
 
     def game_finished(self, table: int, game_id: str) -> None:
         self.host._finished(table, game_id)
@@ -146,12 +181,11 @@ class RunningHost:
         self.identity: Identity = load_or_create_identity(config.data_dir)
         self.certificate: HostCertificate = load_or_create_certificate(self.store.host_dir)
         self.rooms: dict[int, Room] = {}
-        self.bot_seats: dict[int, frozenset[int]] = {}
         self.port = 0
         self.server: HostServer | None = None
         self._advertiser: Advertiser | None = None
         self._advert_tasks: dict[int, asyncio.Task[None]] = {}
-        self._bots: list[asyncio.Task[Any]] = []
+        self._bots: dict[tuple[int, int], asyncio.Task[Any]] = {}
         self._done = asyncio.Event()
         self._failed = asyncio.Event()
         self.failure: str | None = None
@@ -164,6 +198,26 @@ class RunningHost:
             return HostedGame.start(self.identity, config, holders, self.pack)
 
         return start
+
+    def _room(
+        self,
+        stored: StoredTable,
+        *,
+        game: HostedGame | None = None,
+        holders: Sequence[SeatHolder] = (),
+    ) -> Room:
+        return Room(
+            stored.config,
+            self._game_factory(stored.config),
+            game=game,
+            holders=holders,
+            bot_seats=stored.bot_seats,
+            starts=self.config.starts,
+            lobby_wait=self.config.lobby_wait,
+        )
+
+    def _bot_key(self, nameplate: int, seat: int) -> str:
+        return load_or_create_identity(self.store.bot_dir(nameplate, seat)).public_hex
 
     def _new_tables(self) -> list[StoredTable]:
         config = self.config
@@ -199,22 +253,27 @@ class RunningHost:
             self.log("discarded", {"path": str(discarded)})
         for stored in self._new_tables():
             self.store.save_table(stored)
-            self.bot_seats[stored.config.nameplate] = stored.bot_seats
-            rooms.append(Room(stored.config, self._game_factory(stored.config)))
+            rooms.append(self._room(stored))
         return rooms
 
     def _resume_table(self, stored: StoredTable) -> Room | None:
         config = stored.config
         events = self.store.load_events(config.nameplate)
-        self.bot_seats[config.nameplate] = stored.bot_seats
-        factory = self._game_factory(config)
         if not events:
             self.log("table-resumed", {"table": config.nameplate, "state": "lobby"})
-            return Room(config, factory)
+            return self._room(stored)
         game = HostedGame.resume(self.identity, events)
         genesis = game.table.table.genesis
+        # A seat is the bot's only if the bot's own key holds it: a person may have
+        # taken it over in the lobby, and then it is theirs for the whole game.
         holders = [
-            SeatHolder(entry.seat, entry.key, entry.name, entry.seat in stored.bot_seats)
+            SeatHolder(
+                entry.seat,
+                entry.key,
+                entry.name,
+                entry.seat in stored.bot_seats
+                and entry.key == self._bot_key(config.nameplate, entry.seat),
+            )
             for entry in genesis.seats
         ]
         if game.ended:
@@ -234,7 +293,7 @@ class RunningHost:
                     "kept": recent,
                 },
             )
-            return Room(config, factory, game=game, holders=holders) if recent else None
+            return self._room(stored, game=game, holders=holders) if recent else None
         self.log(
             "table-resumed",
             {
@@ -244,7 +303,7 @@ class RunningHost:
                 "events": len(events),
             },
         )
-        return Room(config, factory, game=game, holders=holders)
+        return self._room(stored, game=game, holders=holders)
 
     # ------------------------------------------------------------- lifecycle
 
@@ -281,9 +340,10 @@ class RunningHost:
             await self._advertiser.start(self.port)
             for room in rooms:
                 self._advert_changed(room.nameplate)
+        # The lobbies open now (a table with a lobby wait counts from here).
+        self.server.apply(session.tick(asyncio.get_running_loop().time()))
         for room in rooms:
-            for seat in sorted(self.bot_seats.get(room.nameplate, ())):
-                self._start_bot(room, seat)
+            self._bots_back(room.nameplate)
         self._check_done()
 
     def _table_fields(self, room: Room) -> dict[str, Any]:
@@ -295,7 +355,8 @@ class RunningHost:
             "investigators": room.config.investigators,
             "difficulty": room.config.difficulty.value,
             "seats_free": room.seats_free,
-            "bots": sorted(self.bot_seats.get(room.nameplate, ())),
+            "bots": sorted(room.bot_seats),
+            "starts": room.starts.value,
             "urls": self.urls,
         }
 
@@ -320,6 +381,7 @@ class RunningHost:
                 room.state,
                 room.seats_free,
                 room.game.game_id if room.game is not None else None,
+                len(room.bot_held),
             )
             for room in self.rooms.values()
         ]
@@ -349,9 +411,9 @@ class RunningHost:
         if self._advertiser is not None:
             with contextlib.suppress(Exception):
                 await self._advertiser.close()
-        for task in self._bots:
+        for task in self._bots.values():
             task.cancel()  # before the goodbyes, so they do not try to come back
-        for task in self._bots:
+        for task in self._bots.values():
             with contextlib.suppress(BaseException):
                 await task
         if self.server is not None:
@@ -378,6 +440,60 @@ class RunningHost:
 
         return dial
 
+    def start_table(self, nameplate: int | None = None) -> None:
+        """The owner says start (the in-process owner's call; no client message can).
+
+        Seats nobody holds get bots now; the game begins as soon as every seat is held,
+        and a seat still held by a bot is played by that bot.  :class:`HostError` when
+        the game has already started (or there is no such table).
+        """
+        server = self.server
+        if server is None:
+            raise HostError("the host is not started")
+        room = self.rooms.get(nameplate) if nameplate is not None else self._only_room()
+        if room is None:
+            raise HostError(f"this host has no table {nameplate}")
+        if room.game is not None:
+            raise HostError("the game has already started at this table")
+        empty = {seat for seat in room.config.seats if seat not in room.holders}
+        if empty - room.bot_seats:
+            room.bot_seats |= empty
+            self.store.save_table(StoredTable(room.config, frozenset(room.bot_seats)))
+        try:
+            effects = server.session.start_table(room.nameplate, asyncio.get_running_loop().time())
+        except Refusal as refusal:
+            raise HostError(str(refusal)) from None
+        server.apply(effects)
+        self._bots_back(room.nameplate)
+
+    def _only_room(self) -> Room:
+        if len(self.rooms) != 1:
+            raise HostError("this host serves several tables: say which one to start")
+        return next(iter(self.rooms.values()))
+
+    def _bots_back(self, table: int) -> None:
+        """Every bot seat of a table in its lobby that nobody holds gets its bot (back).
+
+        At the start that is every bot; later, a bot whose seat a person took and then
+        left again before the game began.  Once a game has begun, only the bots whose
+        own key holds their seat play.
+        """
+        room = self.rooms.get(table)
+        if room is None or self._closed or self.server is None:
+            return
+        for seat in sorted(room.bot_seats):
+            running = self._bots.get((table, seat))
+            if running is not None and not running.done():
+                continue
+            holder = room.holders.get(seat)
+            if room.game is None:
+                wanted = holder is None
+            else:
+                bots_seat = holder is not None and holder.bot
+                wanted = bots_seat and not room.game.ended and running is None
+            if wanted:
+                self._start_bot(room, seat)
+
     def _start_bot(self, room: Room, seat: int) -> None:
         assert self.server is not None
         server = self.server
@@ -388,7 +504,7 @@ class RunningHost:
             SeatSecrets(directory),
             room.nameplate,
             code=room.config.code,
-            name="Ghost bot" if seat == GHOST else f"Bot {seat}",
+            name=self.config.bot_name(seat),
             role=Role.GHOST if seat == GHOST else Role.INVESTIGATOR,
             seat=seat,
             bot=True,
@@ -407,6 +523,18 @@ class RunningHost:
         async def play() -> None:
             try:
                 outcome = await run_bot(client, brain, delay=self.config.bot_delay)
+            except Refused as exc:
+                if exc.code == ErrorCode.TAKEN_OVER:
+                    # A person took this seat in the lobby: the bot steps aside.
+                    self.log("bot-stepped-aside", {"table": room.nameplate, "seat": seat})
+                    # Back if that person leaves before the start (after this task is done).
+                    asyncio.get_running_loop().call_soon(self._bots_back, room.nameplate)
+                    return
+                if not self._closed:
+                    self.log(
+                        "bot-failed", {"table": room.nameplate, "seat": seat, "error": str(exc)}
+                    )
+                return
             except NetError as exc:
                 if not self._closed:
                     self.log(
@@ -419,7 +547,7 @@ class RunningHost:
                     {"table": room.nameplate, "seat": seat, "summary": outcome.report.summary},
                 )
 
-        self._bots.append(server.spawn(play()))
+        self._bots[(room.nameplate, seat)] = server.spawn(play())
 
     # ------------------------------------------------------------- effects
 
@@ -430,6 +558,7 @@ class RunningHost:
             fingerprint=self.certificate.fingerprint_hex,
             seats_free=room.seats_free,
             seats_total=room.config.investigators + 1,
+            bot_seats=len(room.bot_held),
             difficulty=room.config.difficulty.value,
             state=room.state,
         )

@@ -10,7 +10,8 @@ what it returns, in order::
     receive(conn, message, now)        a frame decoded into a wire message
     reject_frame(conn, error, now)     a frame the codec refused (WireError)
     disconnect(conn, now)              the connection is gone
-    tick(now)                          time passed (handshake and setup deadlines)
+    tick(now)                          time passed (handshake, lobby and setup deadlines)
+    start_table(table, now)            the host's owner says start (a call, not a message)
 
 Each returns a list of effects (``effects.py``): messages to send, connections
 to close, events to persist (fsync-ed *before* any later send), adverts to
@@ -28,6 +29,12 @@ A connection goes through three phases::
               -> SEATED, or a fatal error (wrong code, counted per address).
     SEATED    the connection plays one seat: Act, Fetch, and Head (its signed
               chain head, relayed to the table: ``guard_heads.py``).
+
+A table's game begins when its room says so (``room.py``: every seat held,
+the owner's start, or the lobby wait over).  In the lobby a person may take
+the seat of one of the host's bots: the bot's connection gets ``taken-over``
+(fatal) and the bot steps aside.  No client message can start a game: only
+the host's owner can, through :meth:`HostSession.start_table`.
 
 Whatever a connection sends, the worst it can do is lose its own
 connection: a frame the codec refuses, a message at the wrong moment or an
@@ -63,7 +70,7 @@ from domicile_p2p.net.guard_heads import HeadClaim
 from domicile_p2p.net.guard_setup import DEFAULT_SETUP_TIMEOUT, SetupWatch
 from domicile_p2p.net.limits import FailureLimiter, TokenBucket
 from domicile_p2p.net.pake import Binding, HostReply, host_reply
-from domicile_p2p.net.room import EventObject, Refusal, Room
+from domicile_p2p.net.room import EventObject, Refusal, Room, SeatHolder
 from domicile_p2p.net.wire import (
     MAX_EVENTS_PER_FRAME,
     MAX_FRAME,
@@ -81,6 +88,7 @@ from domicile_p2p.net.wire import (
     PeerHead,
     Resume,
     Seated,
+    Starts,
     Welcome,
 )
 
@@ -200,6 +208,11 @@ class HostSession:
         setup = self._setup.deadline()
         if setup is not None:
             pending.append(setup)
+        pending += [
+            room.lobby_deadline
+            for room in self.rooms.values()
+            if room.game is None and room.starts is Starts.WAIT and room.lobby_deadline is not None
+        ]
         return min(pending, default=None)
 
     # ------------------------------------------------------------- inputs
@@ -216,13 +229,14 @@ class HostSession:
         return [
             Log("connected", {"connection": connection, "remote": remote}),
             Send(connection, Welcome(PROTOCOL, state.nonce.hex())),
+            *self._watch_lobbies(now),
         ]
 
     def receive(
         self, connection: ConnectionId, message: ClientMessage, now: float
     ) -> list[HostEffect]:
         effects = self._receive(connection, message, now)
-        return effects + self._watch_setup(now)
+        return effects + self._watch_lobbies(now) + self._watch_setup(now)
 
     def _receive(
         self, connection: ConnectionId, message: ClientMessage, now: float
@@ -317,7 +331,7 @@ class HostSession:
                 if state.phase is _Phase.CONFIRM and state.reply is not None:
                     self._leave_confirm(state, now, failed=True)
                 effects += self._fatal(state, ErrorCode.UNEXPECTED, "the handshake took too long")
-        return effects + self._watch_setup(now)
+        return effects + self._watch_lobbies(now) + self._watch_setup(now)
 
     def shutdown(self) -> list[HostEffect]:
         """Tell every connection the host is going away (they will come back after a restart)."""
@@ -407,13 +421,14 @@ class HostSession:
                 raise Refusal(ErrorCode.BAD_PROOF, "the identity proof does not verify")
             seat = room.seat_of(join.key)
             taken_back = seat is not None
+            displaced = None
             if seat is None:
-                seat = room.take_seat(join.key, join.name, join.role, join.seat, bot=join.bot)
+                seating = room.take_seat(join.key, join.name, join.role, join.seat, bot=join.bot)
+                seat, displaced = seating.seat, seating.displaced
         except Refusal as refusal:
             return self._fatal(state, refusal.code, str(refusal))
-        return self._sit(
-            state, room, seat, join.have, "rejoin" if taken_back else "join", join.name
-        )
+        how = "rejoin" if taken_back else "take-over" if displaced is not None else "join"
+        return self._sit(state, room, seat, join.have, how, join.name, now, displaced)
 
     def _resume(self, state: _Connection, message: Resume, now: float) -> list[HostEffect]:
         try:
@@ -442,10 +457,18 @@ class HostSession:
                 ),
             ]
         holder = room.holders[seat]
-        return self._sit(state, room, seat, message.have, "resume", holder.name)
+        return self._sit(state, room, seat, message.have, "resume", holder.name, now)
 
     def _sit(
-        self, state: _Connection, room: Room, seat: int, have: int, how: str, name: str
+        self,
+        state: _Connection,
+        room: Room,
+        seat: int,
+        have: int,
+        how: str,
+        name: str,
+        now: float,
+        displaced: SeatHolder | None = None,
     ) -> list[HostEffect]:
         effects: list[HostEffect] = []
         previous = self._occupants.get((room.nameplate, seat))
@@ -453,9 +476,14 @@ class HostSession:
             old = self._connections.get(previous)
             if old is not None:
                 old.table = old.seat = None
-                effects += self._fatal(
-                    old, ErrorCode.SUPERSEDED, "you connected again from somewhere else"
-                )
+                if displaced is not None:
+                    effects += self._fatal(
+                        old, ErrorCode.TAKEN_OVER, f"{name} has taken this seat from its bot"
+                    )
+                else:
+                    effects += self._fatal(
+                        old, ErrorCode.SUPERSEDED, "you connected again from somewhere else"
+                    )
         state.phase, state.table, state.seat = _Phase.SEATED, room.nameplate, seat
         state.join = state.reply = None
         self._occupants[(room.nameplate, seat)] = state.id
@@ -477,8 +505,38 @@ class HostSession:
         effects += [Send(state.id, frame) for frame in event_frames(start, events[start:])]
         effects += self._lobby_broadcast(room)
         effects.append(TableChanged(room.nameplate))
-        if room.game is None and room.full:
+        if room.may_start(now):
             effects += self._begin(room)
+        return effects
+
+    # ------------------------------------------------------------- the start
+
+    def start_table(self, table: int, now: float) -> list[HostEffect]:
+        """The host's owner says start: the game begins as soon as every seat is held.
+
+        Seats still held by bots are played by those bots.  :class:`Refusal` for an
+        unknown table or one whose game has started.
+        """
+        room = self.rooms.get(table)
+        if room is None:
+            raise Refusal(ErrorCode.UNKNOWN_TABLE, f"this host has no table {table}")
+        room.request_start()
+        effects: list[HostEffect] = [
+            Log("start-requested", {"table": table, "seats_free": room.seats_free})
+        ]
+        if room.may_start(now):
+            effects += self._begin(room)
+        return effects + self._watch_setup(now)
+
+    def _watch_lobbies(self, now: float) -> list[HostEffect]:
+        """Open each lobby's clock; start the ``wait`` tables whose wait is over."""
+        effects: list[HostEffect] = []
+        for room in self.rooms.values():
+            if room.game is not None:
+                continue
+            room.open_lobby(now)
+            if room.starts is Starts.WAIT and room.may_start(now):
+                effects += self._begin(room)
         return effects
 
     # ------------------------------------------------------------- play

@@ -1,11 +1,21 @@
-"""One table on a host: its code, its seats, and (once every seat is taken) its game.
+"""One table on a host: its code, its seats, and (once it starts) its game.
 
-A room is in the lobby until every seat has a player, then the host writes
-the genesis event naming every seat's key and the game begins; from then on
-the seats are fixed by the transcript and a player who comes back takes
-back the seat its key holds.  The game itself (the transcript's ``Table``:
-signatures, counters, the chain, the rules) sits behind :class:`Game`; this
-module only decides who sits where.
+A room is in the lobby until it starts; then the host writes the genesis
+event naming every seat's key and the game begins.  From then on the seats
+are fixed by the transcript (the keys are bound at genesis) and a player who
+comes back takes back the seat its key holds.
+
+Seats the host plays with bots (``bot_seats``) are *reserved for bots but
+open*: in the lobby a person who joins takes a bot-held seat (investigator
+seats first; the Ghost's only when the person asks for the Ghost) and the
+bot steps aside.  When the game starts is the room's :class:`~wire.Starts`
+rule: as soon as every seat is held (``full``); when the host's owner says
+so (``owner``); or once the lobby wait is over (``wait``).  A table whose
+every seat is held by a person starts at once whatever the rule.
+
+The game itself (the transcript's ``Table``: signatures, counters, the
+chain, the rules) sits behind :class:`Game`; this module only decides who
+sits where, and when the game may begin.
 """
 
 from __future__ import annotations
@@ -16,7 +26,7 @@ from typing import Any, Protocol
 
 from domicile_p2p.net.codes import JoinCode
 from domicile_p2p.net.guard_heads import HeadClaim
-from domicile_p2p.net.wire import ErrorCode, Lobby, Role, SeatStatus, TableState
+from domicile_p2p.net.wire import ErrorCode, Lobby, Role, SeatStatus, Starts, TableState
 from domicile_p2p.rules import GHOST, Difficulty
 from domicile_p2p.transcript.ledger import Step
 
@@ -69,6 +79,14 @@ class SeatHolder:
     bot: bool
 
 
+@dataclass(frozen=True, slots=True)
+class Seating:
+    """Where a new player sat down, and the bot it took the seat from (if any)."""
+
+    seat: int
+    displaced: SeatHolder | None = None
+
+
 GameFactory = Callable[[Sequence[SeatHolder]], Game]
 """Starts a game for a full table (writing its genesis event)."""
 
@@ -94,11 +112,23 @@ class Room:
         *,
         game: Game | None = None,
         holders: Sequence[SeatHolder] = (),
+        bot_seats: frozenset[int] = frozenset(),
+        starts: Starts = Starts.FULL,
+        lobby_wait: float = 0.0,
     ) -> None:
+        if not bot_seats <= set(config.seats):
+            raise ValueError(f"bot seats {sorted(bot_seats)} are not seats of this table")
         self.config = config
         self._start_game = start_game
         self.game = game
         self.holders: dict[int, SeatHolder] = {holder.seat: holder for holder in holders}
+        self.bot_seats: set[int] = set(bot_seats)
+        """Seats reserved for the host's bots (a person may take them in the lobby)."""
+        self.starts = starts
+        self.lobby_wait = lobby_wait
+        """Seconds a ``wait`` room holds its lobby open before it starts (once full)."""
+        self.lobby_deadline: float | None = None
+        self.start_requested = False
 
     @property
     def nameplate(self) -> int:
@@ -114,6 +144,13 @@ class Room:
     def seats_free(self) -> int:
         return len(self.config.seats) - len(self.holders)
 
+    @property
+    def bot_held(self) -> list[int]:
+        """Seats a person may still take from a bot (in the lobby): reserved, no person in it."""
+        if self.game is not None:
+            return []
+        return [seat for seat in self.config.seats if self._takeable(seat)]
+
     def seat_of(self, key: str) -> int | None:
         for holder in self.holders.values():
             if holder.key == key:
@@ -122,32 +159,84 @@ class Room:
 
     def take_seat(
         self, key: str, name: str, role: Role, wish: int | None = None, *, bot: bool = False
-    ) -> int:
-        """Seat a new player (in the lobby only); the seat, or :class:`Refusal`."""
+    ) -> Seating:
+        """Seat a new player (in the lobby only); where, or :class:`Refusal`."""
         if self.game is not None:
-            raise Refusal(ErrorCode.TABLE_FULL, "the game at this table has already begun")
-        free = [seat for seat in self.config.seats if seat not in self.holders]
+            raise Refusal(
+                ErrorCode.GAME_STARTED, "the game has started at this table: its seats are fixed"
+            )
+        if wish is not None and wish not in self.config.seats:
+            raise Refusal(ErrorCode.ROLE_TAKEN, f"there is no seat {wish} at this table")
+        if bot:
+            seat = self._seat_for_bot(role, wish)
+            self.holders[seat] = SeatHolder(seat, key, name, True)
+            return Seating(seat)
+        seat = self._seat_for_person(role, wish)
+        displaced = self.holders.get(seat)
+        self.holders[seat] = SeatHolder(seat, key, name, False)
+        return Seating(seat, displaced)
+
+    def _free(self, seat: int) -> bool:
+        return seat not in self.holders and seat not in self.bot_seats
+
+    def _takeable(self, seat: int) -> bool:
+        """A bot's seat a person may have: reserved for a bot, and no person holds it."""
+        holder = self.holders.get(seat)
+        return seat in self.bot_seats and (holder is None or holder.bot)
+
+    def _seat_for_person(self, role: Role, wish: int | None) -> int:
+        seats = list(self.config.seats)
+        investigators = [seat for seat in seats if seat != GHOST]
         if wish is not None:
-            if wish not in self.config.seats:
-                raise Refusal(ErrorCode.ROLE_TAKEN, f"there is no seat {wish} at this table")
-            candidates = [wish] if wish in free else []
+            candidates = [wish] if self._free(wish) or self._takeable(wish) else []
         elif role is Role.GHOST:
+            candidates = [GHOST] if self._free(GHOST) or self._takeable(GHOST) else []
+        else:
+            # An open investigator seat first; then (for "any") an open Ghost's seat, so a
+            # table still finds its Ghost; then an investigator seat a bot holds.  A bot's
+            # Ghost seat goes only to a person who asks for the Ghost.
+            candidates = [seat for seat in investigators if self._free(seat)]
+            if role is Role.ANY and self._free(GHOST):
+                candidates.append(GHOST)
+            candidates += [seat for seat in investigators if self._takeable(seat)]
+        if not candidates:
+            if not any(self._free(seat) or self._takeable(seat) for seat in seats):
+                raise Refusal(ErrorCode.TABLE_FULL, "every seat at this table is taken")
+            if wish is not None:
+                raise Refusal(ErrorCode.ROLE_TAKEN, f"seat {wish} is taken at this table")
+            if role is Role.GHOST:
+                raise Refusal(ErrorCode.ROLE_TAKEN, "the Ghost's seat is taken at this table")
+            ghost_bot = " (a bot plays the Ghost: ask for the Ghost to take its seat)"
+            raise Refusal(
+                ErrorCode.ROLE_TAKEN,
+                "every investigator seat is taken at this table"
+                + (ghost_bot if self._takeable(GHOST) else ""),
+            )
+        return candidates[0]
+
+    def _seat_for_bot(self, role: Role, wish: int | None) -> int:
+        """A bot sits in a free seat: the one it asks for, or one not kept for the host's bots."""
+        if wish is not None:
+            holder = self.holders.get(wish)
+            if holder is None:
+                return wish
+            if wish in self.bot_seats and not holder.bot:
+                raise Refusal(ErrorCode.TAKEN_OVER, f"a person has taken seat {wish} from its bot")
+            raise Refusal(ErrorCode.ROLE_TAKEN, f"seat {wish} is taken at this table")
+        free = [seat for seat in self.config.seats if self._free(seat)]
+        if role is Role.GHOST:
             candidates = [GHOST] if GHOST in free else []
         elif role is Role.INVESTIGATOR:
             candidates = [seat for seat in free if seat != GHOST]
         else:
-            # "any": an investigator seat first, so a table still finds a Ghost.
             candidates = [seat for seat in free if seat != GHOST] + [
                 seat for seat in free if seat == GHOST
             ]
-        if not free:
-            raise Refusal(ErrorCode.TABLE_FULL, "every seat at this table is taken")
         if not candidates:
-            wanted = f"seat {wish}" if wish is not None else f"the {role.value} role"
-            raise Refusal(ErrorCode.ROLE_TAKEN, f"{wanted} is taken at this table")
-        seat = candidates[0]
-        self.holders[seat] = SeatHolder(seat, key, name, bot)
-        return seat
+            if not free:
+                raise Refusal(ErrorCode.TABLE_FULL, "every seat at this table is taken")
+            raise Refusal(ErrorCode.ROLE_TAKEN, f"the {role.value} role is taken at this table")
+        return candidates[0]
 
     def release(self, seat: int) -> bool:
         """Free a seat in the lobby (its player left before the game began)."""
@@ -159,6 +248,31 @@ class Room:
     @property
     def full(self) -> bool:
         return self.seats_free == 0
+
+    def open_lobby(self, now: float) -> None:
+        """The lobby is open from ``now`` (the ``wait`` rule counts from here)."""
+        if self.lobby_deadline is None:
+            self.lobby_deadline = now + self.lobby_wait
+
+    def request_start(self) -> None:
+        """The owner says start: the game begins as soon as every seat is held."""
+        if self.game is not None:
+            raise Refusal(ErrorCode.GAME_STARTED, "the game has already started at this table")
+        self.start_requested = True
+
+    def may_start(self, now: float) -> bool:
+        """Whether the game should begin now (see the module docstring)."""
+        if self.game is not None or not self.full:
+            return False
+        if self.start_requested or not any(h.bot for h in self.holders.values()):
+            return True
+        match self.starts:
+            case Starts.FULL:
+                return True
+            case Starts.OWNER:
+                return False
+            case Starts.WAIT:
+                return self.lobby_deadline is not None and now >= self.lobby_deadline
 
     def start(self) -> Sequence[EventObject]:
         """Begin the game of a full table; the opening events."""
@@ -185,4 +299,5 @@ class Room:
                 for seat in self.config.seats
                 for holder in [self.holders.get(seat)]
             ],
+            starts=self.starts,
         )

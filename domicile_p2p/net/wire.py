@@ -57,6 +57,14 @@ class TableState(StrEnum):
     ENDED = "ended"
 
 
+class Starts(StrEnum):
+    """When a table's game begins (the lobby says so, for the players' screens)."""
+
+    FULL = "full"  # as soon as every seat is held
+    OWNER = "owner"  # when the host's owner starts it, or when every seat is held by a person
+    WAIT = "wait"  # once every seat is held and the host's lobby wait is over
+
+
 class ErrorCode(StrEnum):
     """Why the host refused a message.  Fatal ones are followed by closing the connection."""
 
@@ -69,6 +77,7 @@ class ErrorCode(StrEnum):
     WRONG_CODE = "wrong-code"
     RATE_LIMITED = "rate-limited"
     TABLE_FULL = "table-full"
+    GAME_STARTED = "game-started"  # the game has begun: its seats are fixed
     ROLE_TAKEN = "role-taken"
     NOT_SEATED = "not-seated"
     BAD_PROOF = "bad-proof"  # the identity signature over the challenge is wrong
@@ -79,6 +88,7 @@ class ErrorCode(StrEnum):
     BAD_ACTION = "bad-action"  # not a well-formed signed action
     FLOOD = "flood"
     SUPERSEDED = "superseded"  # the same player connected again elsewhere
+    TAKEN_OVER = "taken-over"  # a person took this bot's seat (in the lobby)
     SHUTTING_DOWN = "shutting-down"
     GAME_OVER = "game-over"
 
@@ -168,13 +178,18 @@ class SeatStatus(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class Lobby(_Message, frozen=True, tag="lobby"):
-    """Who sits where; sent to everyone at the table whenever it changes."""
+    """Who sits where; sent to everyone at the table whenever it changes.
+
+    ``starts`` says when the game begins; until then a person who joins may
+    take a seat a bot holds (``bot``).
+    """
 
     table: Nameplate
     name: PlayerName
     state: TableState
     difficulty: str
     seats: list[SeatStatus]
+    starts: Starts = Starts.FULL
 
 
 class Seated(_Message, frozen=True, tag="seated"):

@@ -60,7 +60,10 @@ def network_bot(
     seat: int | None = None,
     backoff: Backoff | None = None,
     seed: int = 1,
+    person: bool = False,
 ) -> NetworkBot:
+    """A bot client; with ``person`` it joins as a person would (the host cannot tell the
+    difference except by that flag: a person may take a hosted bot's seat in the lobby)."""
     address = Address.parse(url)
     pins = PinStore.in_data_dir(data_dir)
     identity = load_or_create_identity(data_dir)
@@ -69,10 +72,10 @@ def network_bot(
         SeatSecrets(data_dir),
         code.nameplate,
         code=code,
-        name=f"Bot {data_dir.name}"[:40],
+        name=f"{'Person' if person else 'Bot'} {data_dir.name}"[:40],
         role=role,
         seat=seat,
-        bot=True,
+        bot=not person,
     )
     logs: list[dict[str, Any]] = []
     client = PeerClient(

@@ -36,7 +36,15 @@ from domicile_p2p.net.host_session import HostLimits, HostSession
 from domicile_p2p.net.peer_session import PeerSession
 from domicile_p2p.net.room import Room, RoomConfig, SeatHolder
 from domicile_p2p.net.seat import SeatSecrets
-from domicile_p2p.net.wire import ClientMessage, Error, Role, decode_client, decode_host, text
+from domicile_p2p.net.wire import (
+    ClientMessage,
+    Error,
+    Role,
+    Starts,
+    decode_client,
+    decode_host,
+    text,
+)
 from domicile_p2p.packs import load_default_pack
 from domicile_p2p.rules import Difficulty
 
@@ -50,6 +58,9 @@ def make_room(
     investigators: int = 2,
     code: JoinCode = CODE,
     difficulty: Difficulty = Difficulty.EASY,
+    bot_seats: frozenset[int] = frozenset(),
+    starts: Starts = Starts.FULL,
+    lobby_wait: float = 0.0,
 ) -> Room:
     config = RoomConfig(code.nameplate, code, "Test table", investigators, difficulty)
     pack = load_default_pack()
@@ -57,7 +68,7 @@ def make_room(
     def start(holders: Sequence[SeatHolder]) -> HostedGame:
         return HostedGame.start(host, config, holders, pack)
 
-    return Room(config, start)
+    return Room(config, start, bot_seats=bot_seats, starts=starts, lobby_wait=lobby_wait)
 
 
 @dataclass
@@ -238,6 +249,7 @@ def make_peer(
     name: str = "Bot",
     identity: Identity | None = None,
     seed: int | None = None,
+    bot: bool = True,
 ) -> Peer:
     identity = identity or Identity.generate()
     session = PeerSession(
@@ -248,7 +260,7 @@ def make_peer(
         name=name,
         role=role,
         seat=seat,
-        bot=True,
+        bot=bot,
     )
     return Peer(session, BotBrain(session, seed=seed if seed is not None else secrets.randbits(32)))
 

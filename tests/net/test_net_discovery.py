@@ -12,9 +12,11 @@ from live_support import domicile, environment, network_bot
 from domicile_p2p.net.codes import parse_code
 from domicile_p2p.net.discovery import (
     BadAdvert,
+    DiscoveredTable,
     TableAdvert,
     discover,
     instance_label,
+    unique,
 )
 from domicile_p2p.net.host import HostConfig, start_host
 from domicile_p2p.net.wire import Role, TableState
@@ -48,6 +50,29 @@ def test_txt_round_trips_and_junk_is_refused() -> None:
             TableAdvert.from_txt({**original.txt(), key: value})
     with pytest.raises(BadAdvert, match="no 'name'"):
         TableAdvert.from_txt({k: v for k, v in original.txt().items() if k != "name"})
+
+
+def test_a_spoofed_advert_copying_a_tables_fingerprint_cannot_hide_it() -> None:
+    """An attacker on the LAN announces the real table's fingerprint and number from its
+    own address, first: the real table is still listed (the code's PAKE decides)."""
+    real_fp = "c" * 64
+    spoof = DiscoveredTable("Friday night-2", "127.0.0.66", 47470, advert(real_fp, free=4))
+    real = DiscoveredTable("Friday night", LOOPBACK, 47470, advert(real_fp, free=1))
+    echo = DiscoveredTable("Friday night", LOOPBACK, 47470, advert(real_fp, free=1))
+    listed = unique([spoof, real, echo])
+    assert listed == [spoof, real], "both addresses listed, the same advert heard twice once"
+    assert unique([real, spoof]) == [real, spoof]
+    other_port = DiscoveredTable("Friday night", LOOPBACK, 47471, advert(real_fp))
+    assert len(unique([real, other_port])) == 2
+
+
+def test_an_advert_counts_the_bot_seats_a_person_may_take() -> None:
+    with_bots = TableAdvert.from_txt({**advert("d" * 64, free=0).txt(), "bots": "3"})
+    assert (with_bots.seats_free, with_bots.bot_seats) == (0, 3)
+    older_host = {k: v for k, v in advert("d" * 64).txt().items() if k != "bots"}
+    assert TableAdvert.from_txt(older_host).bot_seats == 0
+    with pytest.raises(BadAdvert):
+        TableAdvert.from_txt({**advert("d" * 64).txt(), "bots": "9"})
 
 
 def test_instance_labels_are_dns_safe() -> None:

@@ -160,7 +160,8 @@ def test_roles_seat_wishes_and_a_full_table(tmp_path: Path) -> None:
     late = make_peer(tmp_path / "late")
     network.join(late)
     network.deliver()
-    assert isinstance(late.error, Refused) and late.error.code == "table-full"
+    assert isinstance(late.error, Refused) and late.error.code == "game-started"
+    assert "the game has started" in str(late.error)
     assert network.logged("game-started")
 
 

@@ -16,6 +16,7 @@ from tui_support import PACK, record_notifications, rendered, settings, view_of,
 
 from domicile_p2p.net.address import Address
 from domicile_p2p.net.codes import parse_code
+from domicile_p2p.net.guard_heads import head_phrase
 from domicile_p2p.net.host import HostConfig, RunningHost, start_host
 from domicile_p2p.rules import Phase
 from domicile_p2p.transcript.verify import verify
@@ -31,7 +32,7 @@ from domicile_tui.screens.join import JoinError, JoinScreen, ticket_for
 from domicile_tui.screens.lobby import LobbyScreen
 from domicile_tui.screens.seance import SeanceScreen
 from domicile_tui.screens.start import StartScreen
-from domicile_tui.session import LobbyChanged, Role, ViewChanged
+from domicile_tui.session import LobbyChanged, Role, SeatKind, ViewChanged
 from domicile_tui.widgets.status_bar import StatusBar
 
 LOOPBACK = "127.0.0.1"
@@ -76,6 +77,35 @@ async def test_hosting_for_the_lan_seats_the_player_and_the_bots(tmp_path: Path)
         door(tmp_path), defaults=settings(), open_at_once=True, offline=False, seance_step=0
     )
     async with app.run_test(size=WIDE) as pilot:
+        # The lobby waits for its owner: every other seat is a bot's, open to friends.
+        await long_wait(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+
+        def bots_seated() -> bool:
+            return app.lobby is not None and all(
+                s.kind is not SeatKind.OPEN for s in app.lobby.seats
+            )
+
+        await long_wait(pilot, bots_seated, "the bots in the lobby")
+        await pilot.pause()
+        lobby = app.lobby
+        assert lobby is not None and lobby.can_start and lobby.takeover
+        assert [(s.kind, s.name) for s in lobby.seats] == [
+            (SeatKind.BOT, "The Ghost"),
+            (SeatKind.YOU, "Ada"),
+            (SeatKind.BOT, "Idris Hale"),
+            (SeatKind.BOT, "Mina Sorel"),
+        ]
+        seats = rendered(app.screen.query_one("#lobby-seats", Static))
+        assert seats.count("open to take over") == 3
+        join = rendered(app.screen.query_one("#lobby-join", Static))
+        assert "Friends can take a bot's seat with the code until you start" in join
+        assert lobby.code in join and lobby.fingerprint_phrase in join  # type: ignore[operator]
+        hint = rendered(app.screen.query_one("#lobby-hint", Static))
+        assert "Press Enter to start the game" in hint
+        commands = [command.title for command in app.screen.palette_commands()]  # type: ignore[attr-defined]
+        assert "Start the game" in commands
+        assert any("start the game" in keys.text for keys in LobbyScreen.HELP_KEYS)
+        await pilot.press("enter")
         await long_wait(pilot, lambda: isinstance(app.screen, InvestigatorScreen), "the game")
         lobby = app.lobby
         assert lobby is not None and not lobby.offline and lobby.is_host
@@ -117,24 +147,30 @@ async def test_a_hosted_table_with_an_open_seat_waits_in_the_lobby(tmp_path: Pat
         lobby = app.lobby
         assert lobby is not None
         hint = rendered(app.screen.query_one("#lobby-hint", Static))
-        assert "The game begins as soon as every seat is taken (1 seat open)" in hint
+        assert "Bots take the 1 open seat when you start" in hint
         join = rendered(app.screen.query_one("#lobby-join", Static))
         assert lobby.code in join and "Host phrase" in join  # type: ignore[operator]
-        await pilot.press("enter")
-        await long_wait(pilot, lambda: bool(shown), "a notification")
-        assert "every seat is taken (1 seat still open)" in shown[0]
 
-        # Someone joins the open seat across the network, with the code read out loud.
+        # Friends join across the network with the code read out loud: the first takes the
+        # open seat, the second the bot's seat; then every seat is a person's and it begins.
         host = app.session.host  # type: ignore[union-attr]
-        guest = door(tmp_path / "guest").join(
-            JoinTicket(parse_code(lobby.code), Address(LOOPBACK, host.port)),  # type: ignore[arg-type]
-            "Idris",
-            None,
-        )
+        ticket = JoinTicket(parse_code(lobby.code), Address(LOOPBACK, host.port))  # type: ignore[arg-type]
+        guest = door(tmp_path / "guest").join(ticket, "Idris", None)
         await guest.open()
+        await long_wait(
+            pilot,
+            lambda: app.lobby is not None and app.lobby.seat(2).kind is SeatKind.HUMAN,
+            "the guest in the open seat",
+        )
+        assert isinstance(app.screen, LobbyScreen), "a bot still holds seat 1"
+        second = door(tmp_path / "second").join(ticket, "Orla", Role.INVESTIGATOR)
+        await second.open()
         await long_wait(pilot, lambda: isinstance(app.screen, GhostScreen), "the game")
         assert view_of(app).state.config.name(2) == "Idris"
+        assert view_of(app).state.config.name(1) == "Orla"
+        assert not shown
         await guest.close()
+        await second.close()
         await app.session.close()  # type: ignore[union-attr]
 
 
@@ -169,7 +205,13 @@ async def test_a_whole_game_at_a_table_across_the_network(tmp_path: Path) -> Non
             app.screen.query_one("#export-path", Input).value = str(target)
             await pilot.press("enter")
             await long_wait(pilot, lambda: target.exists(), "the transcript")
-            assert verify(target).valid
+            report = verify(target)
+            assert report.valid and report.replica is not None
+            # The last link as words, for the table to compare out loud.
+            words = head_phrase(bytes.fromhex(report.replica.head))
+            assert len(words.split()) == 6
+            end_head = rendered(app.screen.query_one("#end-head", Static))
+            assert words in end_head and "everyone should see the same six words" in end_head
             await app.session.close()  # type: ignore[union-attr]
     finally:
         await host.close()
@@ -213,7 +255,7 @@ async def test_tables_on_the_lan_are_listed_and_joined_from_the_front_door(
 
             await long_wait(pilot, lambda: friday() is not None, "the table on the LAN")
             entry = str(tables.get_option_at_index(friday() or 0).prompt)
-            assert "table " in entry and "1 of 4 seats free" in entry
+            assert "table " in entry and "1 of 4 seats free · 3 bots to take over" in entry
             tables.focus()
             tables.highlighted = friday()
             await pilot.press("enter")
@@ -285,6 +327,8 @@ async def test_the_ghost_plays_across_the_network_and_its_seance_is_announced(
         seance_step=0,
     )
     async with app.run_test(size=WIDE) as pilot:
+        await long_wait(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        await pilot.press("enter")  # start at once: the bots that are not seated yet come
         await long_wait(pilot, lambda: isinstance(app.screen, GhostScreen), "the game")
         await long_wait(pilot, lambda: view_of(app).ghost is not None, "the Ghost's view")
         for seat in (1, 2):
@@ -339,10 +383,15 @@ async def test_another_game_at_a_hosted_table_opens_it_afresh(tmp_path: Path) ->
         return [e for e in events if isinstance(e, ViewChanged)]
 
     await table.open()
+    lobbies = [e for e in events if isinstance(e, LobbyChanged)]
+    await until(lambda: any(isinstance(e, LobbyChanged) for e in events), "the lobby")
+    await table.start_game()
     await until(lambda: bool(views()), "the first game")
     first_game = table.host.tables()[0].game_id  # type: ignore[union-attr]
     seen = len(views())
     await table.play_again()
+    await until(lambda: table.host is not None and table.host.server is not None, "a new host")
+    await table.start_game()
     await until(lambda: len(views()) > seen and views()[-1].view.state.day == 1, "a new game")
     assert table.host is not None
     assert table.host.tables()[0].game_id != first_game

@@ -13,6 +13,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
+from domicile_p2p.net.guard_heads import head_phrase
 from domicile_p2p.packs import Pack
 from domicile_p2p.rules import CATEGORY_ORDER, Outcome, Stage, View
 from domicile_tui.keys import HelpKeys
@@ -94,6 +95,21 @@ def truth_lines(view: View, reveal: Reveal | None, pack: Pack) -> Content:
     return Content("\n").join(lines)
 
 
+def head_lines(verification: Verification | None) -> Content:
+    """The final chain head as six words, for the table to compare out loud."""
+    if verification is None or verification.head is None:
+        return Content("")
+    words = head_phrase(bytes.fromhex(verification.head))
+    return Content("\n").join(
+        [
+            Content.assemble(("The last link  ", "bold"), (words, "bold $primary")),
+            Content.styled(
+                "Read it out loud: everyone should see the same six words.", "italic $text-muted"
+            ),
+        ]
+    )
+
+
 def _inline(name: str) -> str:
     """A card's name inside a sentence: "The Family Crypt" -> "the Family Crypt"."""
     return "the " + name.removeprefix("The ") if name.startswith("The ") else name
@@ -128,6 +144,7 @@ class EndScreen(TableScreen):
                     yield Static(id="truth")
                 with VerticalScroll(id="end-proof"):
                     yield Static(Content.styled("The proof", "bold $primary"))
+                    yield Static(id="end-head")
                     yield VerificationReport(id="report").data_bind(
                         verification=EndScreen.verification
                     )
@@ -146,6 +163,7 @@ class EndScreen(TableScreen):
         self.query_one("#end-banner", Static).update(banner(view))
         reveal = reveal_of(view, self.verification)
         self.query_one("#truth", Static).update(truth_lines(view, reveal, self.table.pack))
+        self.query_one("#end-head", Static).update(head_lines(self.verification))
 
     def action_export(self) -> None:
         view = self.view

@@ -1,4 +1,9 @@
-"""The lobby: who sits where, how others can join, and the start of the game."""
+"""The lobby: who sits where, how others can join, and the start of the game.
+
+At a table with bots, a friend who joins with the code takes a bot's seat
+(the bot steps aside), but only here: the seats' keys are bound when the
+game starts, so the lobby says so, and its owner starts the game with Enter.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +16,7 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import Static
 
+from domicile_p2p.net.wire import Starts
 from domicile_p2p.rules import GHOST
 from domicile_tui.keys import HelpKeys
 from domicile_tui.personas import persona
@@ -22,13 +28,17 @@ from domicile_tui.widgets.status_bar import BottomBar
 
 _KIND_LABELS = {
     SeatKind.YOU: "you",
-    SeatKind.HUMAN: "player",
+    SeatKind.HUMAN: "person",
     SeatKind.BOT: "bot",
     SeatKind.OPEN: "open seat",
 }
 
 
-def seat_line(info: SeatInfo, *, host_seat: int | None = None) -> Content:
+def seat_line(info: SeatInfo, *, host_seat: int | None = None, takeover: bool = False) -> Content:
+    """One seat: its letter, role, name, you / person / bot, and whether it is ready.
+
+    With ``takeover`` a bot's seat says it is open to a person who joins with the code.
+    """
     look = persona(info.seat)
     role = "the Ghost" if info.seat == GHOST else look.title
     name = "— waiting for someone to join —" if info.kind is SeatKind.OPEN else info.name
@@ -37,6 +47,8 @@ def seat_line(info: SeatInfo, *, host_seat: int | None = None) -> Content:
         ready = Content.styled("·", "$text-muted")
     elif info.seat == host_seat:
         ready = Content.styled(f"{YES} host", "$success")
+    elif info.kind is SeatKind.BOT and takeover:
+        ready = Content.styled("open to take over", "bold $accent")
     elif info.ready or info.kind is SeatKind.BOT:
         ready = Content.styled(f"{YES} ready", "$success")
     else:
@@ -72,17 +84,22 @@ def joining_lines(lobby: LobbyInfo) -> Content:
                 "Everyone joining should see this same phrase on their screen.", "$text-muted"
             )
         )
+    if lobby.takeover:
+        until = "until you start" if lobby.can_start else "until the game starts"
+        lines.append(
+            Content.styled(f"Friends can take a bot's seat with the code {until}.", "bold $accent")
+        )
     return Content("\n").join(lines)
 
 
 class LobbyScreen(TableScreen):
     HELP_TITLE = "The lobby"
     HELP_KEYS: ClassVar[tuple[HelpKeys, ...]] = (
-        HelpKeys(("enter",), "begin the game (at an offline table)"),
+        HelpKeys(("enter",), "start the game (at your own table: offline, or hosted here)"),
         HelpKeys(("escape",), "leave the table"),
     )
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "begin", "Begin"),
+        Binding("enter", "begin", "Start"),
         Binding("escape", "leave", "Leave"),
     ]
 
@@ -104,7 +121,9 @@ class LobbyScreen(TableScreen):
         )
         self.query_one("#lobby-title", Static).update(title)
         host_seat = lobby.your_seat if lobby.is_host else None
-        seats = Content("\n").join(seat_line(info, host_seat=host_seat) for info in lobby.seats)
+        seats = Content("\n").join(
+            seat_line(info, host_seat=host_seat, takeover=lobby.takeover) for info in lobby.seats
+        )
         self.query_one("#lobby-seats", Static).update(seats)
         rules = Content.assemble(
             (f"{lobby.difficulty.label}  ", "bold"),
@@ -115,13 +134,35 @@ class LobbyScreen(TableScreen):
         self.query_one("#lobby-rules", Static).update(rules)
         self.query_one("#lobby-join", Static).update(joining_lines(lobby))
         self.query_one("#lobby-hint", Static).update(self._hint(lobby))
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Start is shown only to who may start: an offline table, or the owner's lobby."""
+        if action == "begin":
+            lobby = self.lobby
+            return lobby is None or lobby.offline or lobby.can_start
+        return True
 
     def _hint(self, lobby: LobbyInfo) -> Content:
         if lobby.offline:
             return Content.styled("Press Enter to light the candles and begin.", "bold $primary")
         open_seats = sum(1 for seat in lobby.seats if seat.kind is SeatKind.OPEN)
+        plural = "s" if open_seats != 1 else ""
+        if lobby.can_start:
+            text = "Press Enter to start the game: bots play every seat no friend has taken."
+            if open_seats:
+                text += f" Bots take the {open_seats} open seat{plural} when you start."
+            return Content.styled(text, "bold $primary")
+        if lobby.starts is Starts.OWNER:
+            return Content.styled(
+                "Waiting for the host to start the game. Read the code out loud.", "bold $primary"
+            )
+        if lobby.starts is Starts.WAIT:
+            return Content.styled(
+                "The game begins once every seat is held and the host's lobby wait is over.",
+                "bold $primary",
+            )
         if open_seats:
-            plural = "s" if open_seats != 1 else ""
             return Content.styled(
                 f"The game begins as soon as every seat is taken ({open_seats} seat{plural} "
                 "open). Read the code out loud.",
@@ -139,6 +180,10 @@ class LobbyScreen(TableScreen):
         self.table.leave_table()
 
     def palette_commands(self) -> Iterable[SystemCommand]:
-        yield SystemCommand(
-            "Begin the game", "Start (host) or say you are ready", self.action_begin
-        )
+        lobby = self.lobby
+        if lobby is not None and (lobby.offline or lobby.can_start):
+            yield SystemCommand(
+                "Start the game",
+                "Begin now: bots play every seat no person has taken (Enter)",
+                self.action_begin,
+            )

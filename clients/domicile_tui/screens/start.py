@@ -28,7 +28,8 @@ LOOK_EVERY = 4.0
 def table_entry(table: DiscoveredTable) -> Content:
     advert = table.advert
     state = {
-        TableState.LOBBY: f"{advert.seats_free} of {advert.seats_total} seats free",
+        TableState.LOBBY: f"{advert.seats_free} of {advert.seats_total} seats free"
+        + (f" · {advert.bot_seats} bots to take over" if advert.bot_seats else ""),
         TableState.PLAYING: "playing",
         TableState.ENDED: "game over",
     }[advert.state]
