@@ -12,11 +12,13 @@ from pathlib import Path
 import pytest
 from hostile_support import Records, counted
 from live_support import LOOPBACK, free_port, network_bot
+from zeroconf import IPVersion
+from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
 
 from domicile_p2p.net.address import Address
 from domicile_p2p.net.client import Backoff, websocket_dialer
 from domicile_p2p.net.codes import JoinCode
-from domicile_p2p.net.discovery import Advertiser, TableAdvert, discover
+from domicile_p2p.net.discovery import SERVICE_TYPE, TableAdvert, discover
 from domicile_p2p.net.errors import HostIdentityChanged, Refused, WrongCode
 from domicile_p2p.net.host import HostConfig, start_host
 from domicile_p2p.net.pins import PinStore
@@ -97,15 +99,25 @@ async def test_a_spoofed_advert_is_a_distinct_table_and_cannot_be_joined_without
     rogue = await start_host(
         _config(tmp_path / "rogue", 0, codes=(rogue_code,), **options), rogue_log
     )
-    copycat = Advertiser(LOOPBACK, "copycat")
+    # A standard mDNS responder, as an attacker's laptop runs (it probes, RFC 6762 8.1).
+    copycat = AsyncZeroconf(interfaces=[LOOPBACK], ip_version=IPVersion.V4Only)
     try:
         while len(log.named("advertised")) + len(rogue_log.named("advertised")) < 2:
             await asyncio.sleep(0.05)
-        # ...and a bare advert that copies the real table's fingerprint, pointing at its own port.
-        await copycat.start(rogue.port)
+        # ...and a bare advert that copies the real table's instance name and fingerprint,
+        # pointing at its own port.
         fingerprint = real.certificate.fingerprint_hex
         copied = TableAdvert("Friday", 3, fingerprint, 2, 2, "normal", TableState.LOBBY)
-        await copycat.publish(copied)
+        [real_instance] = [r["instance"] for r in log.named("advertised")]
+        spoof = AsyncServiceInfo(
+            SERVICE_TYPE,
+            f"{real_instance}.{SERVICE_TYPE}",
+            port=rogue.port,
+            properties=dict(copied.txt()),
+            server="copycat.local.",
+            parsed_addresses=[LOOPBACK],
+        )
+        await (await copycat.async_register_service(spoof, allow_name_change=True))
         fridays: list = []
         for _ in range(3):
             tables = await discover(1.5, LOOPBACK)
@@ -143,7 +155,7 @@ async def test_a_spoofed_advert_is_a_distinct_table_and_cannot_be_joined_without
         )
         outcomes = await asyncio.wait_for(asyncio.gather(honest.play(), ghost.play()), 60)
     finally:
-        await copycat.close()
+        await copycat.async_close()
         await rogue.close()
         await real.close()
     assert all(outcome.valid for outcome in outcomes)

@@ -79,6 +79,8 @@ def test_instance_labels_are_dns_safe() -> None:
     assert instance_label("a.b  c") == "a b c"
     assert instance_label("   ") == "table"
     assert len(instance_label("é" * 100).encode()) <= 63
+    assert instance_label("é" * 100, " [abcdef01-1]").endswith(" [abcdef01-1]")
+    assert len(instance_label("é" * 100, " [abcdef01-1]").encode()) <= 63
 
 
 @pytest.mark.slow
@@ -97,7 +99,8 @@ async def test_hosts_advertise_their_tables_and_discover_finds_and_updates_them(
         while len(advertised := [r for r in records if r["event"] == "advertised"]) < 2:
             await asyncio.sleep(0.05)
         instances = sorted(record["instance"] for record in advertised)
-        assert instances[0] == "Friday" and instances[1] != "Friday", "renamed, not merged"
+        assert all(instance.startswith("Friday [") for instance in instances)
+        assert instances[0] != instances[1], "two hosts never share an instance name"
         process = await asyncio.create_subprocess_exec(
             *domicile("discover", "--json", "--timeout", "1.5", "--interface", LOOPBACK),
             stdout=asyncio.subprocess.PIPE,
