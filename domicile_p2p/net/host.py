@@ -149,13 +149,16 @@ class _Hooks:
 
     def __init__(self, host: RunningHost) -> None:
         self.host = host
+        self._loop = asyncio.get_running_loop()
 
     def persist(self, table: int, events: Sequence[Mapping[str, Any]]) -> None:
+        """Runs in a disk thread (the server's group commit), never on the event loop."""
         try:
             self.host.store.append_events(table, [canonical.encode(dict(e)) for e in events])
         except OSError as exc:
             # An event that is not on disk must never be sent: stop everything here.
-            self.host.fail(f"cannot write table {table}'s log: {exc.strerror or exc}")
+            reason = f"cannot write table {table}'s log: {exc.strerror or exc}"
+            self._loop.call_soon_threadsafe(self.host.fail, reason)
             raise
 
     def log(self, event: str, fields: Mapping[str, Any]) -> None:
@@ -418,6 +421,7 @@ class RunningHost:
                 await task
         if self.server is not None:
             await self.server.close()
+        self.store.close()
         self.log("stopped", {})
 
     # ------------------------------------------------------------- in-process players

@@ -6,6 +6,13 @@ session's effects are carried out in order.  Each connection has its own
 writer task and a bounded queue, so one slow or stuck client never stalls
 the host or the other players; a client whose queue overflows is closed.
 
+Events reach the disk off the event loop, with group commit
+(:class:`_DurableOrder`): a :class:`Persist` goes to a disk thread, and every
+effect after it waits, in order, until the sync that covers it returns.
+Persists that come while a sync runs are written together and synced once,
+so the loop keeps serving while the disk works, and no peer ever sees an
+event that is not on disk.
+
 Connections come from two places: websockets, and *local links* for the
 bots the host runs itself.  A local link is an in-memory pair of queues that
 carries exactly the text frames a websocket would, so a hosted bot joins
@@ -20,7 +27,9 @@ import contextlib
 import itertools
 import logging
 import ssl
+from collections import deque
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
@@ -61,7 +70,13 @@ class HostHooks(Protocol):
     """What the server does with the effects that are not network traffic."""
 
     def persist(self, table: int, events: Sequence[Mapping[str, Any]]) -> None:
-        """Append ``events`` durably (fsync) before returning."""
+        """Append ``events`` to table ``table``'s log durably (fsync) before returning.
+
+        Called in one of the server's disk threads, never on the event loop, so it
+        must not touch the loop.  Calls for one table never overlap (and come in
+        the order of its events); calls for different tables may run at once.  An
+        exception stops the server from sending anything more.
+        """
 
     def log(self, event: str, fields: Mapping[str, Any]) -> None: ...
 
@@ -82,6 +97,130 @@ class _QueueOutbox:
             self.box.force(item)
             return True
         return self.box.put(item, len(item))
+
+
+PersistFunction = Callable[[int, Sequence[Mapping[str, Any]]], None]
+
+
+def _first_persist(effects: Sequence[HostEffect]) -> int:
+    return next(
+        (index for index, effect in enumerate(effects) if isinstance(effect, Persist)),
+        len(effects),
+    )
+
+
+class _DurableOrder:
+    """Carries out effects in order, each :class:`Persist` a barrier, with group commit.
+
+    An effect runs at once unless a Persist is ahead of it that is not on disk
+    yet; then it waits in ``_held`` (FIFO) behind it.  One commit task hands the
+    Persists to the disk threads: all those waiting, grouped by table (one
+    write and one sync per table, the tables at once), and when their syncs
+    return, releases the held effects up to the next Persist not yet written.
+    Whatever arrived meanwhile forms the next group.  So the whole order of the
+    session's effects is kept, and an event is on disk before any later Send.
+    """
+
+    def __init__(
+        self,
+        persist: PersistFunction,
+        run: Callable[[Sequence[HostEffect]], None],
+        failed: Callable[[str], None],
+        *,
+        disk_threads: int,
+    ) -> None:
+        self._persist = persist
+        self._run = run
+        self._failed = failed
+        self._disk = ThreadPoolExecutor(disk_threads, thread_name_prefix="domicile-log")
+        self._held: deque[HostEffect] = deque()
+        self._unwritten: list[Persist] = []
+        self._commit: asyncio.Task[None] | None = None
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self.failure: str | None = None
+        self.commits = 0
+        """How many group commits have completed (each one sync per table it touched)."""
+
+    def submit(self, effects: Sequence[HostEffect]) -> None:
+        if self.failure is not None:
+            # Nothing the session says now can be trusted to be on disk: only log it.
+            self._run([effect for effect in effects if isinstance(effect, Log)])
+            return
+        # Effects run at once up to the first Persist, unless earlier ones still wait.
+        ready = 0 if self._held else _first_persist(effects)
+        # Hold the rest first: an effect the ready ones cause (a hook that applies
+        # more) then queues behind them, as it came after them.
+        for effect in effects[ready:]:
+            self._held.append(effect)
+            if isinstance(effect, Persist):
+                self._unwritten.append(effect)
+        if self._unwritten and self._commit is None:
+            self._idle.clear()
+            self._commit = asyncio.create_task(self._commit_all())
+        if ready:
+            self._run(effects[:ready])
+
+    async def drained(self) -> None:
+        """Return once every Persist so far is on disk and its effects are carried out."""
+        await self._idle.wait()
+
+    def close(self) -> None:
+        self._disk.shutdown(wait=False)
+
+    async def _commit_all(self) -> None:
+        try:
+            while self._unwritten and self.failure is None:
+                group, self._unwritten = self._unwritten, []
+                if await self._write(group):
+                    self.commits += 1
+                    self._release(len(group))
+        finally:
+            self._commit = None
+            self._idle.set()
+
+    async def _write(self, group: Sequence[Persist]) -> bool:
+        """Persist ``group`` (one call per table, the tables at once); False if it failed."""
+        by_table: dict[int, list[Mapping[str, Any]]] = {}
+        for persist in group:
+            by_table.setdefault(persist.table, []).extend(persist.events)
+        loop = asyncio.get_running_loop()
+        try:
+            writes = [
+                loop.run_in_executor(self._disk, self._persist, table, events)
+                for table, events in by_table.items()
+            ]
+        except RuntimeError as exc:  # the disk threads are gone: the server has closed
+            problems: list[BaseException] = [exc]
+        else:
+            outcomes = await asyncio.gather(*writes, return_exceptions=True)
+            problems = [outcome for outcome in outcomes if isinstance(outcome, BaseException)]
+        if problems:
+            self.failure = f"cannot write an event log: {problems[0]}"
+            self._held.clear()
+            self._unwritten.clear()
+            self._failed(self.failure)
+            return False
+        return True
+
+    def _release(self, persisted: int) -> None:
+        """Run the held effects up to the first Persist after the ``persisted`` first ones."""
+        released: list[HostEffect] = []
+        while self._held:
+            effect = self._held[0]
+            if isinstance(effect, Persist):
+                if persisted == 0:
+                    break
+                persisted -= 1
+            else:
+                released.append(effect)
+            self._held.popleft()
+        try:
+            self._run(released)
+        except Exception:
+            # As websockets does for a handler that raises: say so and carry on, so
+            # later events still reach the disk and their players.
+            _logger.exception("carrying out the host's effects failed")
 
 
 class HostServer:
@@ -105,6 +244,10 @@ class HostServer:
         self._timer: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
         self._tasks: set[asyncio.Task[Any]] = set()
+        # One disk thread per table: the tables of a group commit sync at once.
+        self._order = _DurableOrder(
+            hooks.persist, self._run, self._persist_failed, disk_threads=max(1, len(session.rooms))
+        )
 
     # ------------------------------------------------------------- lifecycle
 
@@ -131,6 +274,7 @@ class HostServer:
     async def close(self) -> None:
         """Say goodbye to every connection, then stop listening."""
         self.apply(self.session.shutdown())
+        await self._order.drained()
         # Give the writers a moment to flush the goodbye frames.
         await asyncio.sleep(0.05)
         if self._timer is not None:
@@ -146,30 +290,57 @@ class HostServer:
         for task in list(self._tasks):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        # What the last connections' goodbyes persisted, before the disk threads go.
+        await self._order.drained()
+        self._order.close()
 
     # ------------------------------------------------------------- effects
 
     def apply(self, effects: Sequence[HostEffect]) -> None:
-        """Carry out ``effects`` in order (a Persist is durable before later sends queue)."""
+        """Carry out ``effects`` in order; an effect after a Persist waits until it is on disk."""
+        self._order.submit(effects)
+        self._wake.set()
+
+    async def drained(self) -> None:
+        """Return once every event persisted so far is on disk and its sends are queued."""
+        await self._order.drained()
+
+    @property
+    def group_commits(self) -> int:
+        """How many group commits of the event logs have completed."""
+        return self._order.commits
+
+    def _persist_failed(self, reason: str) -> None:
+        self.hooks.log("persist-failed", {"reason": reason, "note": "nothing more is sent"})
+
+    def _run(self, effects: Sequence[HostEffect]) -> None:
+        """Carry out effects that no unsynced Persist is ahead of (never a Persist itself)."""
+        # A broadcast is one message object in many Sends: encode it once.  The
+        # ``effects`` hold every message alive, so their ids stay unique meanwhile.
+        frames: dict[int, str] = {}
         for effect in effects:
             match effect:
                 case Send(connection, message):
                     outbox = self._outboxes.get(connection)
-                    if outbox is not None and not outbox.put(text(message)):
+                    if outbox is None:
+                        continue
+                    frame = frames.get(id(message))
+                    if frame is None:
+                        frame = frames[id(message)] = text(message)
+                    if not outbox.put(frame):
                         self._stuck(connection, outbox, "its outbox is full")
                 case Close(connection, code, reason):
                     outbox = self._outboxes.get(connection)
                     if outbox is not None:
                         outbox.put(_Closing(code, reason))
-                case Persist(table, events):
-                    self.hooks.persist(table, events)
+                case Persist():
+                    raise AssertionError("a Persist goes to the disk threads, never runs here")
                 case Log(event, fields):
                     self.hooks.log(event, fields)
                 case TableChanged(table):
                     self.hooks.table_changed(table)
                 case GameFinished(table, game_id):
                     self.hooks.game_finished(table, game_id)
-        self._wake.set()
 
     def _stuck(self, connection: ConnectionId, outbox: _Outbox, reason: str) -> None:
         """A client that does not read: log it once, and close it (its writer drops it)."""

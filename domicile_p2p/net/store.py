@@ -15,6 +15,7 @@ tables of an earlier run to ``host/discarded/<time>/`` rather than deleting them
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -23,7 +24,7 @@ from typing import Any, Final
 
 from domicile_p2p import canonical
 from domicile_p2p.net.codes import JoinCode, parse_code
-from domicile_p2p.net.files import append_durably, read_lines, write_atomic
+from domicile_p2p.net.files import AppendLog, read_lines, write_atomic
 from domicile_p2p.net.room import RoomConfig
 from domicile_p2p.rules import Difficulty
 from domicile_p2p.transcript import Event
@@ -81,11 +82,19 @@ class StoredTable:
 
 
 class HostStore:
+    """The host's data dir; each table's event log stays open from its first event on.
+
+    :meth:`append_events` is called from the server's disk threads (one table's
+    appends never overlap; different tables' may), the rest from the event loop.
+    """
+
     def __init__(self, data_dir: Path) -> None:
         self.data_dir = data_dir
         self.host_dir = data_dir / HOST_DIR
         self.tables_dir = self.host_dir / TABLES_DIR
         self.games_dir = data_dir / GAMES_DIR
+        self._logs: dict[int, AppendLog] = {}
+        self._logs_lock = threading.Lock()
 
     def table_dir(self, nameplate: int) -> Path:
         return self.tables_dir / str(nameplate)
@@ -113,6 +122,7 @@ class HostStore:
             suffix += 1
             target = target.with_name(f"{target.name}-{suffix}")
         target.parent.mkdir(parents=True, exist_ok=True)
+        self.close()  # an open log would follow its file to the discarded dir
         self.tables_dir.rename(target)
         return target
 
@@ -120,7 +130,24 @@ class HostStore:
         write_atomic(self.table_dir(table.config.nameplate) / TABLE_FILE, table.to_json())
 
     def append_events(self, nameplate: int, lines: Iterable[bytes]) -> None:
-        append_durably(self.table_dir(nameplate) / EVENTS_FILE, lines)
+        """Append ``lines`` to table ``nameplate``'s log and fdatasync before returning."""
+        log = self._log(nameplate)
+        log.write(lines)
+        log.sync()
+
+    def _log(self, nameplate: int) -> AppendLog:
+        with self._logs_lock:
+            log = self._logs.get(nameplate)
+            if log is None:
+                log = self._logs[nameplate] = AppendLog(self.table_dir(nameplate) / EVENTS_FILE)
+            return log
+
+    def close(self) -> None:
+        """Close the open event logs (a later append opens its log again)."""
+        with self._logs_lock:
+            logs, self._logs = list(self._logs.values()), {}
+        for log in logs:
+            log.close()
 
     def events_age(self, nameplate: int) -> float:
         """Seconds since table ``nameplate``'s event log last changed (infinite: no log)."""
