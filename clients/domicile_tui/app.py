@@ -25,7 +25,6 @@ from textual.screen import ModalScreen, Screen
 from domicile_p2p.rules import GHOST, Action, CulpritSeance, Phase, Seance, Stage, View
 from domicile_tui.connect import TableDoor
 from domicile_tui.keys import CARDS, EVERYWHERE
-from domicile_tui.networked import JoinTicket
 from domicile_tui.screens.card import CardScreen
 from domicile_tui.screens.confirm import ConfirmScreen
 from domicile_tui.screens.culprit import CulpritScreen
@@ -58,6 +57,7 @@ from domicile_tui.session import (
     ViewChanged,
 )
 from domicile_tui.theme import CANDLELIGHT
+from domicile_tui.ticket import JoinTicket
 
 STYLES = Path(__file__).parent / "styles"
 CLOSE_TIMEOUT = 3.0

@@ -17,10 +17,10 @@ from domicile_p2p.net.discovery import DiscoveredTable, discover
 from domicile_p2p.net.wire import Role as WireRole
 from domicile_p2p.packs import Pack
 from domicile_tui.local_game import PolicyFactory
-from domicile_tui.networked import SEANCE_PAUSE, JoinTicket, NetworkTable
 from domicile_tui.offline import OfflineTable
-from domicile_tui.pacing import BotPace
+from domicile_tui.pacing import SEANCE_PAUSE, BotPace
 from domicile_tui.session import Role, TableSession, TableSettings
+from domicile_tui.ticket import JoinTicket
 
 DISCOVERY_WINDOW = 2.0
 """Seconds one look for tables on the LAN listens for answers."""
@@ -70,6 +70,8 @@ class TableDoor:
         """A table hosted on this laptop for the LAN, the player seated at it."""
         if not self.lan:
             return self.offline(settings)
+        from domicile_tui.networked import NetworkTable  # the network stack, only when needed
+
         return NetworkTable.hosted(
             settings,
             self.pack,
@@ -88,6 +90,8 @@ class TableDoor:
 
     def join(self, ticket: JoinTicket, name: str, role: Role | None) -> TableSession:
         """A seat at a table across the network (``role`` ``None``: any free seat)."""
+        from domicile_tui.networked import NetworkTable  # the network stack, only when needed
+
         wire_role = WireRole.ANY if role is None else WireRole(role.value)
         return NetworkTable(
             self.pack,

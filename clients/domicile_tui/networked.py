@@ -20,14 +20,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Final
 
 from domicile_p2p.identity import IdentityError, load_or_create_identity
-from domicile_p2p.net.address import Address
 from domicile_p2p.net.client import Backoff, Dialed, Dialer, PeerClient, websocket_dialer
-from domicile_p2p.net.codes import JoinCode, parse_code
+from domicile_p2p.net.codes import parse_code
 from domicile_p2p.net.errors import (
     HostIdentityChanged,
     NetError,
@@ -60,7 +59,7 @@ from domicile_p2p.transcript.ledger import Step
 from domicile_p2p.transcript.packref import PackIdentity
 from domicile_p2p.transcript.verify import verify
 from domicile_tui.local_game import verification_of
-from domicile_tui.pacing import BotPace
+from domicile_tui.pacing import SEANCE_PAUSE, BotPace
 from domicile_tui.personas import persona
 from domicile_tui.session import (
     ActionRefused,
@@ -82,22 +81,10 @@ from domicile_tui.session import (
     ViewChanged,
     check_chat,
 )
+from domicile_tui.ticket import JoinTicket
 
 HOST_DIR: Final = "host"
 """The hosted table's certificate, key and logs live in this part of the data dir."""
-
-SEANCE_PAUSE: Final = 1.2
-"""Seconds a human Ghost's séance waits before it is announced (the last marker settles)."""
-
-
-@dataclass(frozen=True, slots=True)
-class JoinTicket:
-    """Where a table is and how to get in: its address (``None``: hosted here) and code."""
-
-    code: JoinCode
-    address: Address | None = None
-    fingerprint: bytes | None = None
-    """The host's certificate fingerprint when known (from discovery): any other is refused."""
 
 
 class NetworkTable:

@@ -13,6 +13,9 @@ import random
 from dataclasses import dataclass, field
 from typing import Final
 
+SEANCE_PAUSE: Final = 1.2
+"""Seconds a human Ghost's séance waits before it is announced (the last marker settles)."""
+
 DEFAULT_MEAN: Final = 1.0
 SPREAD: Final = 0.4
 

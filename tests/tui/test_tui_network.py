@@ -22,7 +22,6 @@ from domicile_p2p.rules import Phase
 from domicile_p2p.transcript.verify import verify
 from domicile_tui.app import DomicileApp
 from domicile_tui.connect import TableDoor
-from domicile_tui.networked import JoinTicket
 from domicile_tui.pacing import BotPace
 from domicile_tui.screens.end import EndScreen
 from domicile_tui.screens.export import ExportScreen
@@ -33,6 +32,7 @@ from domicile_tui.screens.lobby import LobbyScreen
 from domicile_tui.screens.seance import SeanceScreen
 from domicile_tui.screens.start import StartScreen
 from domicile_tui.session import LobbyChanged, Role, SeatKind, ViewChanged
+from domicile_tui.ticket import JoinTicket
 from domicile_tui.widgets.status_bar import StatusBar
 
 LOOPBACK = "127.0.0.1"

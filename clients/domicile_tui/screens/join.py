@@ -17,10 +17,10 @@ from domicile_p2p.net.codes import parse_code
 from domicile_p2p.net.discovery import DiscoveredTable
 from domicile_p2p.net.errors import BadAddress, BadJoinCode
 from domicile_tui.keys import HelpKeys
-from domicile_tui.networked import JoinTicket
 from domicile_tui.screens.base import TableScreen
 from domicile_tui.session import MAX_NAME_LENGTH, Role, SettingsError, clean_name
 from domicile_tui.theme import FLOURISH
+from domicile_tui.ticket import JoinTicket
 from domicile_tui.widgets.toggles import MarkedRadioButton
 
 

@@ -1,0 +1,22 @@
+"""How to reach a table across the network: a small value the start screen builds.
+
+Kept apart from ``networked`` so the front door can describe a join without
+loading the network stack (which only a hosted or joined table needs).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from domicile_p2p.net.address import Address
+from domicile_p2p.net.codes import JoinCode
+
+
+@dataclass(frozen=True, slots=True)
+class JoinTicket:
+    """Where a table is and how to get in: its address (``None``: hosted here) and code."""
+
+    code: JoinCode
+    address: Address | None = None
+    fingerprint: bytes | None = None
+    """The host's certificate fingerprint when known (from discovery): any other is refused."""
