@@ -127,7 +127,7 @@ def decode(data: bytes) -> object:
         raise CanonicalError(
             f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
         ) from exc
-    _check(value, "$")
+    validate(value)
     return value
 
 
