@@ -71,8 +71,39 @@ SCARCE_REFRESHES: Final = 1
 """A game with at most this many refreshes left counts them as scarce."""
 
 
-_PartialGive = tuple[tuple[str, ...], int, list[int], int]
-"""Cards so far, the target's score, each rival's score, the hand position of the last card."""
+class _Partial:
+    """A give being grown: its cards, the hand position of the last one, and either its
+    exact scores (the target's and each rival's) or only an upper bound of its margin, the
+    scores then being summed from the parent's when first needed."""
+
+    __slots__ = ("_rivals", "_target", "cards", "last", "margin_bound", "parent")
+
+    def __init__(
+        self,
+        cards: tuple[str, ...],
+        last: int,
+        parent: _Partial | None,
+        target: int | None,
+        rivals: list[int] | None,
+        margin_bound: int,
+    ) -> None:
+        self.cards = cards
+        self.last = last
+        self.parent = parent
+        self._target = target
+        self._rivals = rivals
+        self.margin_bound = margin_bound
+
+    def scores(
+        self, to_target: Sequence[int], to_others: Sequence[Sequence[int]]
+    ) -> tuple[int, list[int]]:
+        """The target's score and each rival's score with this give's cards."""
+        if self._target is None or self._rivals is None:
+            assert self.parent is not None  # only the empty give has no parent, and it is exact
+            target, rivals = self.parent.scores(to_target, to_others)
+            self._target = target + to_target[self.last]
+            self._rivals = list(map(add, rivals, to_others[self.last]))
+        return self._target, self._rivals
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,23 +198,63 @@ class GhostBot:
         other_masks = [index.mask(o) for o in others]
         to_target = [(mask & target_mask).bit_count() for mask in masks]
         to_others = [[(mask & other).bit_count() for other in other_masks] for mask in masks]
-        # Grow the gives one card at a time (in hand order, so each set is seen once),
-        # carrying the target's score and every rival's score along.
-        start = index.overlap_with(held, target), card_scores(index, held, others)
-        layer: list[_PartialGive] = [((), *start, -1)]
+        # A card can raise a give's margin by at most what it adds to the target minus the
+        # least it adds to any rival.  A give whose bound cannot beat the best value so far
+        # would not replace it (only a strictly greater value does), so its rivals are not
+        # summed; a give is only scored exactly when its bound might beat the best.
+        gain = [score - min(rivals) for score, rivals in zip(to_target, to_others, strict=True)]
+        best_gain_from = [*_running_max_from_end(gain), float("-inf")]
+        start_rivals = card_scores(index, held, others)
+        start_target = index.overlap_with(held, target)
+        root = _Partial((), -1, None, start_target, start_rivals, start_target - max(start_rivals))
+        # Grow the gives one card at a time (in hand order, so each set is seen once, in the
+        # same order as always: ties go to the first best seen).
+        layer = [root]
         best = Plan((), float("-inf"), float("-inf"))
-        for size in range(1, min(self.max_give, len(hand)) + 1):
-            grown: list[_PartialGive] = []
-            for cards, target_score, rival_scores, last in layer:
-                for position in range(last + 1, len(hand)):
-                    give = (*cards, hand[position])
-                    score = target_score + to_target[position]
-                    rivals = list(map(add, rival_scores, to_others[position]))
-                    margin = score - max(rivals)
-                    value = margin - self.extra_card_cost * (size - 1)
-                    if value > best.value:
-                        best = Plan(give, margin, value)
-                    grown.append((give, score, rivals, position))
+        best_value = best.value
+        last_size = min(self.max_give, len(hand))
+        for size in range(1, last_size + 1):
+            cost = self.extra_card_cost * (size - 1)
+            final = size == last_size
+            grown: list[_Partial] = []
+            for partial in layer:
+                if final and partial.margin_bound + best_gain_from[partial.last + 1] - cost <= (
+                    best_value
+                ):
+                    continue
+                for position in range(partial.last + 1, len(hand)):
+                    bound = partial.margin_bound + gain[position]
+                    if bound - cost > best_value:
+                        target_score, rival_scores = partial.scores(to_target, to_others)
+                        score = target_score + to_target[position]
+                        rivals = list(map(add, rival_scores, to_others[position]))
+                        margin = score - max(rivals)
+                        value = margin - cost
+                        if value > best_value:
+                            best = Plan((*partial.cards, hand[position]), margin, value)
+                            best_value = value
+                        if not final:
+                            grown.append(
+                                _Partial(
+                                    (*partial.cards, hand[position]),
+                                    position,
+                                    partial,
+                                    score,
+                                    rivals,
+                                    margin,
+                                )
+                            )
+                    elif not final:
+                        grown.append(
+                            _Partial(
+                                (*partial.cards, hand[position]),
+                                position,
+                                partial,
+                                None,
+                                None,
+                                bound,
+                            )
+                        )
             layer = grown
         return best
 
@@ -211,32 +282,49 @@ class GhostBot:
             for group in state.grouped_tableau
             if group != culprit_group and group[0] not in accused
         ]
+        # Both scores add up card by card, so each hand card is read once against every
+        # group and slot, and each three-card choice only sums its cards' entries.
+        groups = [culprit_group, *rivals]
+        base = group_scores(self._index, state.group_dreams, groups)
+        fits = {card: group_scores(self._index, (card,), groups) for card in hand}
+        points = {card: self._slot_points(card, culprit_group, rivals) for card in hand}
         best_cards: tuple[str, ...] = ()
         best_key = (float("-inf"), float("-inf"))
         for cards in combinations(hand, size):
-            dreams = (*state.group_dreams, *cards)
-            scores = group_scores(self._index, dreams, [culprit_group, *rivals])
+            scores = base
+            for card in cards:
+                scores = list(map(add, scores, fits[card]))
             margin = scores[0] - max(scores[1:], default=0)
-            key = (float(margin), float(self._pointing(cards, culprit_group, rivals)))
+            pointing = max(
+                sum(points[dream][slot] for slot, dream in enumerate(order))
+                for order in permutations(cards)
+            )
+            key = (float(margin), float(pointing))
             if key > best_key:
                 best_key, best_cards = key, cards
         if best_key[0] < self._refresh_threshold(state) and rivals and _may_refresh(state):
             return Refresh()
         return GroupGive(_in_hand_order(best_cards, ghost.hand))
 
-    def _pointing(
-        self, cards: Sequence[str], culprit: Sequence[str], rivals: Sequence[Sequence[str]]
-    ) -> int:
-        """How well the cards, one per slot, point at the culprit's cards and away from rivals'."""
+    def _slot_points(
+        self, dream: str, culprit: Sequence[str], rivals: Sequence[Sequence[str]]
+    ) -> list[int]:
+        """For each slot (Character, Location, Item): how well ``dream`` placed there points
+        at the culprit's card and away from the rivals' best card of that slot."""
         index = self._index
-        best = -(10**9)
-        for order in permutations(cards):
-            total = 0
-            for slot, dream in enumerate(order):
-                rival = max((index.overlap(dream, group[slot]) for group in rivals), default=0)
-                total += index.overlap(dream, culprit[slot]) - rival
-            best = max(best, total)
-        return best
+        return [
+            index.overlap(dream, culprit[slot])
+            - max((index.overlap(dream, group[slot]) for group in rivals), default=0)
+            for slot in range(len(culprit))
+        ]
+
+
+def _running_max_from_end(values: Sequence[int]) -> list[int]:
+    """``result[i]`` is the largest of ``values[i:]``."""
+    result = list(values)
+    for position in range(len(result) - 2, -1, -1):
+        result[position] = max(result[position], result[position + 1])
+    return result
 
 
 def _in_hand_order(cards: Sequence[str], hand: Sequence[str]) -> tuple[str, ...]:

@@ -29,8 +29,10 @@ from domicile_p2p.rules import (
     Outcome,
     Stage,
     TableConfig,
+    View,
     apply,
     new_game,
+    public,
     view,
 )
 
@@ -94,12 +96,19 @@ def play(state: GameState, policies: Sequence[Policy]) -> GameState:
     acts means the game can never end: :class:`Deadlock`.
     """
     seats = range(len(policies))
+    for seat in seats:
+        view(state, seat)  # an unknown seat is refused before anyone plays
+    public_state: GameState | None = None  # of ``state``; built once, shown to every seat
     while state.outcome is None:
         acted = False
         for seat in seats:
-            action = policies[seat].act(view(state, seat))
+            if public_state is None:
+                public_state = public(state)
+            seat_view = view(state, seat) if seat == GHOST else View(seat, public_state)
+            action = policies[seat].act(seat_view)
             if action is not None:
                 state = apply(state, action)
+                public_state = None
                 acted = True
                 if state.outcome is not None:
                     break
