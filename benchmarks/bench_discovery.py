@@ -28,7 +28,6 @@ import asyncio
 import contextlib
 import json
 import os
-import shutil
 import signal
 import statistics
 import subprocess
@@ -36,11 +35,15 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from _common import Report, Target, ms, parser, venv_bin
+
+# The project's one way to make test hosts in network namespaces lives with the tests.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "net"))
+import netns_support
+from netns_support import Link
 
 TARGET_SECONDS = 0.5
 HOST_IP = "169.254.93.1"
@@ -99,50 +102,9 @@ async def browse(interface: str, wanted: str, timeout: float) -> None:
 # ----------------------------------------------------------------- namespaces
 
 
-@dataclass(frozen=True, slots=True)
-class Link:
-    host_ns: str
-    client_ns: str
-
-
-def _ip(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["ip", *args], capture_output=True, text=True, timeout=10)
-
-
-@contextlib.contextmanager
-def veth_link() -> Iterator[Link | str]:
+def veth_link() -> contextlib.AbstractContextManager[Link | str]:
     """Two namespaces joined by a veth pair (removed on exit), or why they cannot be made."""
-    if shutil.which("ip") is None:
-        yield "the `ip` command (iproute2) is not installed"
-        return
-    suffix = str(os.getpid() % 100000)
-    host_ns, client_ns = f"bench-dh{suffix}", f"bench-dc{suffix}"
-    veth_host, veth_client = f"bdh{suffix}", f"bdc{suffix}"
-    probe = _ip("netns", "add", host_ns)
-    if probe.returncode != 0:
-        yield f"network namespaces cannot be created here: {probe.stderr.strip()}"
-        return
-    try:
-        steps = [
-            ("netns", "add", client_ns),
-            ("link", "add", veth_host, "type", "veth", "peer", "name", veth_client),
-            ("link", "set", veth_host, "netns", host_ns),
-            ("link", "set", veth_client, "netns", client_ns),
-            ("-n", host_ns, "addr", "add", f"{HOST_IP}/16", "dev", veth_host),
-            ("-n", client_ns, "addr", "add", f"{CLIENT_IP}/16", "dev", veth_client),
-            ("-n", host_ns, "link", "set", "lo", "up"),
-            ("-n", client_ns, "link", "set", "lo", "up"),
-            ("-n", host_ns, "link", "set", veth_host, "up"),
-            ("-n", client_ns, "link", "set", veth_client, "up"),
-        ]
-        for step in steps:
-            result = _ip(*step)
-            if result.returncode != 0:
-                raise RuntimeError(f"ip {' '.join(step)}: {result.stderr.strip()}")
-        yield Link(host_ns, client_ns)
-    finally:
-        for namespace in (host_ns, client_ns):
-            _ip("netns", "del", namespace)  # takes its end of the veth pair with it
+    return netns_support.veth_link("bench-d", 93)
 
 
 # ----------------------------------------------------------------- one round

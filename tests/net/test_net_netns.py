@@ -9,15 +9,13 @@ namespaces are created by the test and always removed, even on failure.
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import subprocess
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from live_support import domicile, environment
+from netns_support import Link, ip, veth_link
 
 from domicile_p2p.transcript.files import read_transcript
 from domicile_p2p.transcript.verify import verify
@@ -29,49 +27,15 @@ CLIENT_IP = "169.254.77.2"
 CODE = "2-heron-lantern"
 
 
-@dataclass(frozen=True)
-class Link:
-    host_ns: str
-    client_ns: str
-
-
-def _ip(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["ip", *args], capture_output=True, text=True, timeout=10)
-
-
 @pytest.fixture
 def link() -> Iterator[Link]:
-    if shutil.which("ip") is None:
-        pytest.skip("the `ip` command (iproute2) is not installed")
-    suffix = f"{os.getpid() % 100000}"
-    host_ns, client_ns = f"dom-h{suffix}", f"dom-c{suffix}"
-    veth_host, veth_client = f"vdh{suffix}", f"vdc{suffix}"
-    probe = _ip("netns", "add", host_ns)
-    if probe.returncode != 0:
-        pytest.skip(f"this machine cannot create network namespaces: {probe.stderr.strip()}")
-    try:
-        steps = [
-            ("netns", "add", client_ns),
-            ("link", "add", veth_host, "type", "veth", "peer", "name", veth_client),
-            ("link", "set", veth_host, "netns", host_ns),
-            ("link", "set", veth_client, "netns", client_ns),
-            ("-n", host_ns, "addr", "add", f"{HOST_IP}/16", "dev", veth_host),
-            ("-n", client_ns, "addr", "add", f"{CLIENT_IP}/16", "dev", veth_client),
-            ("-n", host_ns, "link", "set", "lo", "up"),
-            ("-n", client_ns, "link", "set", "lo", "up"),
-            ("-n", host_ns, "link", "set", veth_host, "up"),
-            ("-n", client_ns, "link", "set", veth_client, "up"),
-        ]
-        for step in steps:
-            result = _ip(*step)
-            if result.returncode != 0:
-                raise RuntimeError(f"ip {' '.join(step)}: {result.stderr.strip()}")
-        yield Link(host_ns, client_ns)
-    finally:
-        for namespace in (host_ns, client_ns):
-            _ip("netns", "del", namespace)  # takes its end of the veth pair with it
-        leftover = _ip("netns", "list").stdout
-        assert host_ns not in leftover and client_ns not in leftover
+    with veth_link("dom", 77) as made:
+        if isinstance(made, str):
+            pytest.skip(made)
+        assert (made.host_ip, made.client_ip) == (HOST_IP, CLIENT_IP)
+        yield made
+    leftover = ip("netns", "list").stdout
+    assert made.host_ns not in leftover and made.client_ns not in leftover
 
 
 def _in(namespace: str, *command: str) -> list[str]:
