@@ -38,6 +38,8 @@ contracts: $(STAMP)
 
 pytest: $(STAMP)
 	$(BIN)/pytest --cov=domicile_p2p --cov=domicile_tui --cov-branch --cov-report=term:skip-covered $(PYTEST_ARGS)
+	@echo "Branch coverage of the rules engine (at least 95%):"
+	$(BIN)/coverage report --include='domicile_p2p/rules/*' --fail-under=95 --format=total
 
 simulate: $(STAMP)
 	$(BIN)/domicile simulate $(ARGS)
