@@ -549,12 +549,8 @@ class HostSession:
                 "game-started",
                 {"table": room.nameplate, "game_id": room.game.game_id, "name": room.config.name},
             ),
-            Persist(room.nameplate, tuple(events)),
         ]
-        effects += self._broadcast_events(room, 0, events)
-        effects += self._lobby_broadcast(room)
-        effects.append(TableChanged(room.nameplate))
-        return effects
+        return effects + self._publish(room, 0, events, lobby_changed=True)
 
     def _act(self, state: _Connection, message: Act) -> list[HostEffect]:
         assert state.table is not None and state.seat is not None
@@ -578,13 +574,7 @@ class HostSession:
                 ),
                 Send(state.id, Error(refusal.code, _clip(str(refusal)))),
             ]
-        effects: list[HostEffect] = [Persist(room.nameplate, tuple(events))]
-        effects += self._broadcast_events(room, start, events)
-        if room.game.ended:
-            effects.append(GameFinished(room.nameplate, room.game.game_id))
-            effects += self._lobby_broadcast(room)
-            effects.append(TableChanged(room.nameplate))
-        return effects
+        return self._publish(room, start, events, lobby_changed=False)
 
     def _head(self, state: _Connection, message: Head) -> list[HostEffect]:
         """Relay a seat's signed chain head to everyone else at its table (guard_heads.py)."""
@@ -636,14 +626,8 @@ class HostSession:
                 "setup-aborted",
                 {"table": room.nameplate, "seats": list(body["seats"]), "reason": body["reason"]},
             ),
-            Persist(room.nameplate, (event,)),
         ]
-        effects += self._broadcast_events(room, start, [event])
-        if game.ended:
-            effects.append(GameFinished(room.nameplate, game.game_id))
-        effects += self._lobby_broadcast(room)
-        effects.append(TableChanged(room.nameplate))
-        return effects
+        return effects + self._publish(room, start, [event], lobby_changed=True)
 
     def _fetch(self, state: _Connection, message: Fetch) -> list[HostEffect]:
         assert state.table is not None
@@ -652,24 +636,37 @@ class HostSession:
         start = min(message.since, len(events))
         return [Send(state.id, frame) for frame in event_frames(start, events[start:])]
 
-    def _broadcast_events(
-        self, room: Room, start: int, events: Sequence[EventObject]
+    def _publish(
+        self, room: Room, start: int, events: Sequence[EventObject], *, lobby_changed: bool
     ) -> list[HostEffect]:
+        """New events of a table: on disk first, then to every seat.
+
+        A game that ended (or a change the caller names) also changes the
+        lobby and the table's advert.
+        """
+        game = room.game
+        assert game is not None
         frames = list(event_frames(start, events))
+        effects: list[HostEffect] = [Persist(room.nameplate, tuple(events))]
+        effects += [Send(c, frame) for c in self._seated(room) for frame in frames]
+        if game.ended:
+            effects.append(GameFinished(room.nameplate, game.game_id))
+        if lobby_changed or game.ended:
+            effects += self._lobby_broadcast(room)
+            effects.append(TableChanged(room.nameplate))
+        return effects
+
+    def _seated(self, room: Room) -> list[ConnectionId]:
+        """The connections holding a seat at ``room``, in seat order."""
         return [
-            Send(connection, frame)
+            connection
             for (nameplate, _seat), connection in sorted(self._occupants.items())
             if nameplate == room.nameplate
-            for frame in frames
         ]
 
     def _lobby_broadcast(self, room: Room) -> list[HostEffect]:
         lobby = room.lobby(self.connected_seats(room.nameplate))
-        return [
-            Send(connection, lobby)
-            for (nameplate, _seat), connection in sorted(self._occupants.items())
-            if nameplate == room.nameplate
-        ]
+        return [Send(connection, lobby) for connection in self._seated(room)]
 
     # ------------------------------------------------------------- refusals
 
