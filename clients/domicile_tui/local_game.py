@@ -15,7 +15,7 @@ It is synchronous and knows no clock: the offline session paces the bots.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,19 +37,16 @@ from domicile_p2p.rules import (
 from domicile_p2p.transcript import (
     AgentMisuse,
     Event,
-    GhostAgent,
-    InvestigatorAgent,
     Kind,
     Rejected,
-    Replica,
     SeatAgent,
     SignedAction,
     Step,
-    Table,
     make_genesis,
 )
 from domicile_p2p.transcript.files import write_transcript
 from domicile_p2p.transcript.packref import PackIdentity, card_lists
+from domicile_p2p.transcript.selfplay import InProcessTable
 from domicile_p2p.transcript.verify import VerifyReport, verify
 from domicile_tui.session import Check, Reveal, Verification
 
@@ -111,15 +108,19 @@ class LocalGame:
             pack_hash=pack.content_hash,
             cards=card_lists(pack),
         )
-        self.table = Table.open(host, genesis)
-        self.replica = Replica(self.table.events[0])
-        self.ghost = GhostAgent(
-            identities[GHOST], self.replica, seeds.ghost_seed if seeds is not None else None
+        self.local = InProcessTable(
+            host=host,
+            genesis=genesis,
+            identities=identities,
+            ghost_seed=seeds.ghost_seed if seeds is not None else None,
+            entropy=seeds.entropy if seeds is not None else lambda _seat: None,
         )
-        self.agents: dict[int, SeatAgent] = {GHOST: self.ghost}
-        for seat in seats[1:]:
-            entropy = seeds.entropy(seat) if seeds is not None else None
-            self.agents[seat] = InvestigatorAgent(identities[seat], seat, self.replica, entropy)
+        self.table, self.replica, self.ghost = (
+            self.local.table,
+            self.local.replica,
+            self.local.ghost,
+        )
+        self.agents: dict[int, SeatAgent] = dict(enumerate(self.local.agents))
         self.policies: dict[int, Policy] = {
             seat: policy_factory(
                 seat, pack, seeds.bot_seed(seat) if seeds is not None else secrets.randbits(63)
@@ -131,14 +132,7 @@ class LocalGame:
 
     def set_up(self) -> list[Played]:
         """Commitments, reveals, the deal and the slot commitments: the game can begin."""
-        played = self._submit(self.ghost.commit())
-        investigators = [a for a in self.agents.values() if isinstance(a, InvestigatorAgent)]
-        for agent in investigators:
-            played += self._submit(agent.commit_entropy())
-        for agent in investigators:
-            played += self._submit(agent.reveal_entropy())
-        played += self._submit(self.ghost.commit_slots())
-        return played
+        return self._played(self.local.set_up())
 
     def finish(self) -> list[Played]:
         """The Ghost reveals its seed once the game is over."""
@@ -196,14 +190,14 @@ class LocalGame:
         return self._submit(signed)
 
     def _submit(self, signed: SignedAction) -> list[Played]:
-        events = self.table.submit(signed)
-        played: list[Played] = []
-        for event in events:
-            self.replica.receive(event)
-            moves = self.replica.ledger.moves
-            action = moves[-1][1] if moves and moves[-1][0] == event.seq else None
-            played.append(Played(event, action))
-        return played
+        return self._played(self.local.submit(signed))
+
+    def _played(self, events: Sequence[Event]) -> list[Played]:
+        """The events with the rules action each one carries (read from the replica's ledger)."""
+        # Each event carries at most one move, so these events' moves are the last ones.
+        recent = self.replica.ledger.moves[-len(events) :] if events else ()
+        moves = dict(recent)
+        return [Played(event, moves.get(event.seq)) for event in events]
 
     # --- the end ----------------------------------------------------------------------
 

@@ -50,7 +50,7 @@ from domicile_p2p.transcript.codec import Event, SignedAction
 from domicile_p2p.transcript.errors import Rejected, TranscriptError
 from domicile_p2p.transcript.ledger import Step
 from domicile_p2p.transcript.replica import Replica
-from domicile_p2p.transcript.schema import CardLists
+from domicile_p2p.transcript.schema import CardLists, GenesisBody
 from domicile_p2p.transcript.table import Table, make_genesis
 
 MAX_ACTIONS: Final = 20_000
@@ -104,6 +104,55 @@ class SelfplayResult:
         return state
 
 
+class InProcessTable:
+    """A table, its verifying replica and every seat's agent, all in this process.
+
+    The protocol exactly as on the network, minus the network: every action
+    is signed by its seat's agent, ordered by the :class:`Table` and checked
+    by the :class:`Replica` the agents read the game from.  Used by
+    :func:`play_game` and by the terminal client's offline table.
+    """
+
+    def __init__(
+        self,
+        *,
+        host: Identity,
+        genesis: GenesisBody,
+        identities: Sequence[Identity],
+        ghost_seed: bytes | None = None,
+        entropy: Callable[[int], bytes | None] = lambda _seat: None,
+    ) -> None:
+        self.table = Table.open(host, genesis)
+        self.replica = Replica(self.table.events[0])
+        self.ghost = GhostAgent(identities[GHOST], self.replica, ghost_seed)
+        self.investigators = tuple(
+            InvestigatorAgent(identities[seat], seat, self.replica, entropy(seat))
+            for seat in range(1, len(identities))
+        )
+
+    @property
+    def agents(self) -> tuple[SeatAgent, ...]:
+        """Every seat's agent, the Ghost's first."""
+        return (self.ghost, *self.investigators)
+
+    def submit(self, action: SignedAction) -> tuple[Event, ...]:
+        """Order ``action`` (or :class:`Rejected`) and check the new events on the replica."""
+        events = self.table.submit(action)
+        for event in events:
+            self.replica.receive(event)
+        return events
+
+    def set_up(self) -> list[Event]:
+        """Commitments, reveals, the deal and the slot commitments: the game can begin."""
+        events = list(self.submit(self.ghost.commit()))
+        for agent in self.investigators:
+            events += self.submit(agent.commit_entropy())
+        for agent in self.investigators:
+            events += self.submit(agent.reveal_entropy())
+        events += self.submit(self.ghost.commit_slots())
+        return events
+
+
 def play_game(
     *,
     seeds: SelfplaySeeds,
@@ -116,7 +165,6 @@ def play_game(
     on_event: Callable[[Event], None] | None = None,
 ) -> SelfplayResult:
     """Play a whole game; ``policies[seat]`` plays ``seat`` (the Ghost is seat 0)."""
-    investigators = len(seating.identities) - 1
     genesis = make_genesis(
         game_id=seeds.game_id,
         host=seating.host.public_key,
@@ -128,38 +176,33 @@ def play_game(
         pack_hash=pack_hash,
         cards=cards,
     )
-    table = Table.open(seating.host, genesis)
-    replica = Replica(table.events[0])
-    if on_event is not None:
-        on_event(table.events[0])
-    ghost = GhostAgent(seating.identities[GHOST], replica, seeds.ghost_seed)
-    agents: list[SeatAgent] = [ghost]
-    agents += [
-        InvestigatorAgent(seating.identities[seat], seat, replica, seeds.entropy(seat))
-        for seat in range(1, investigators + 1)
-    ]
+    local = InProcessTable(
+        host=seating.host,
+        genesis=genesis,
+        identities=seating.identities,
+        ghost_seed=seeds.ghost_seed,
+        entropy=seeds.entropy,
+    )
+    report = on_event if on_event is not None else (lambda _event: None)
+    report(local.table.events[0])
 
     def send(action: SignedAction) -> None:
         try:
-            events = table.submit(action)
+            events = local.submit(action)
         except Rejected as exc:
             raise SelfplayError(f"the table refused a bot's action: {exc}") from exc
         for event in events:
-            replica.receive(event)
-            if on_event is not None:
-                on_event(event)
+            report(event)
 
-    send(ghost.commit())
-    for agent in agents[1:]:
-        assert isinstance(agent, InvestigatorAgent)
-        send(agent.commit_entropy())
-    for agent in agents[1:]:
-        assert isinstance(agent, InvestigatorAgent)
-        send(agent.reveal_entropy())
-    send(ghost.commit_slots())
-    _play(replica, ghost, agents, policies, send)
-    send(ghost.reveal())
-    return SelfplayResult(table.events, replica)
+    try:
+        setup = local.set_up()
+    except Rejected as exc:
+        raise SelfplayError(f"the table refused the setup: {exc}") from exc
+    for event in setup:
+        report(event)
+    _play(local.replica, local.ghost, local.agents, policies, send)
+    send(local.ghost.reveal())
+    return SelfplayResult(local.table.events, local.replica)
 
 
 def _play(
