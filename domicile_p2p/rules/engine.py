@@ -189,10 +189,104 @@ def _chat(state: GameState, action: Chat) -> GameState:
     return state
 
 
-def _with_investigator(state: GameState, seat: int, **changes: object) -> GameState:
-    investigators = list(state.investigators)
-    investigators[seat - 1] = replace(investigators[seat - 1], **changes)  # type: ignore[arg-type]
-    return replace(state, investigators=tuple(investigators))
+class _Draft:
+    """One action's changes, gathered on a mutable copy and frozen into the next state once.
+
+    A ``GameState`` has sixteen fields, so each copy of it costs microseconds, and an
+    action changes it in several steps (take the given cards, draw back up, advance the
+    phase).  The steps change this draft instead, and :meth:`freeze` builds one new
+    state.  The Ghost's piles (``hand``, ``deck``, ``discard``) are kept here only when
+    the state has its secrets (``secret``); a public state tracks them as counts.
+    Validation reads the state before the action, so an error changes nothing.
+    """
+
+    __slots__ = (
+        "before",
+        "day",
+        "deck",
+        "deck_size",
+        "discard",
+        "discard_size",
+        "group_dreams",
+        "hand",
+        "hand_size",
+        "investigators",
+        "last_seance",
+        "outcome",
+        "phase",
+        "refreshes_this_round",
+        "refreshes_used",
+        "reshuffles",
+        "secret",
+        "stage",
+        "tableau",
+    )
+
+    def __init__(self, state: GameState) -> None:
+        self.before = state
+        self.tableau = state.tableau
+        self.investigators = list(state.investigators)
+        self.day = state.day
+        self.stage = state.stage
+        self.phase = state.phase
+        self.group_dreams = state.group_dreams
+        self.refreshes_this_round = state.refreshes_this_round
+        self.refreshes_used = state.refreshes_used
+        self.hand_size = state.hand_size
+        self.deck_size = state.deck_size
+        self.discard_size = state.discard_size
+        self.reshuffles = state.reshuffles
+        self.last_seance = state.last_seance
+        self.outcome = state.outcome
+        secrets = state.secrets
+        self.secret = secrets is not None
+        self.hand: tuple[str, ...] = () if secrets is None else secrets.hand
+        self.deck: tuple[str, ...] = () if secrets is None else secrets.deck
+        self.discard: tuple[str, ...] = () if secrets is None else secrets.discard
+
+    def investigator(self, seat: int) -> Investigator:
+        return self.investigators[seat - 1]
+
+    def change_investigator(self, seat: int, investigator: Investigator) -> None:
+        self.investigators[seat - 1] = investigator
+
+    def advance(self, trigger: Trigger) -> None:
+        self.stage, self.phase = follow(self.stage, self.phase, trigger)
+
+    def freeze(self) -> GameState:
+        before = self.before
+        secrets = before.secrets
+        if secrets is not None and (
+            self.hand is not secrets.hand
+            or self.deck is not secrets.deck
+            or self.discard is not secrets.discard
+        ):
+            secrets = Secrets(
+                secrets.columns,
+                secrets.culprit,
+                self.hand,
+                self.deck,
+                self.discard,
+                secrets.reshuffle,
+            )
+        return GameState(
+            config=before.config,
+            tableau=self.tableau,
+            investigators=tuple(self.investigators),
+            day=self.day,
+            stage=self.stage,
+            phase=self.phase,
+            group_dreams=self.group_dreams,
+            refreshes_this_round=self.refreshes_this_round,
+            refreshes_used=self.refreshes_used,
+            hand_size=self.hand_size,
+            deck_size=self.deck_size,
+            discard_size=self.discard_size,
+            reshuffles=self.reshuffles,
+            last_seance=self.last_seance,
+            outcome=self.outcome,
+            secrets=secrets,
+        )
 
 
 # --- the Ghost's hand ---------------------------------------------------------
@@ -201,7 +295,7 @@ def _with_investigator(state: GameState, seat: int, **changes: object) -> GameSt
 def _check_cards_in_hand(state: GameState, cards: tuple[str, ...]) -> None:
     if len(set(cards)) != len(cards):
         raise errors.BadGive("a dream card can be given only once")
-    known = set(state.config.dream_cards)
+    known = state.config.dream_card_set
     in_play = state.dreams_in_play
     for card in cards:
         if card not in known:
@@ -214,56 +308,42 @@ def _check_cards_in_hand(state: GameState, cards: tuple[str, ...]) -> None:
         raise errors.BadGive(f"the Ghost holds only {state.hand_size} dream cards")
 
 
-def _take_from_hand(state: GameState, cards: tuple[str, ...]) -> GameState:
-    state = replace(state, hand_size=state.hand_size - len(cards))
-    if state.secrets is not None:
-        hand = tuple(c for c in state.secrets.hand if c not in cards)
-        state = replace(state, secrets=replace(state.secrets, hand=hand))
-    return state
+def _take_from_hand(draft: _Draft, cards: tuple[str, ...]) -> None:
+    draft.hand_size -= len(cards)
+    if draft.secret:
+        draft.hand = tuple(c for c in draft.hand if c not in cards)
 
 
-def _discard(state: GameState, cards: tuple[str, ...]) -> GameState:
-    state = replace(state, discard_size=state.discard_size + len(cards))
-    if state.secrets is not None:
-        state = replace(
-            state, secrets=replace(state.secrets, discard=state.secrets.discard + cards)
-        )
-    return state
+def _discard(draft: _Draft, cards: tuple[str, ...]) -> None:
+    draft.discard_size += len(cards)
+    if draft.secret:
+        draft.discard += cards
 
 
-def _draw_up(state: GameState) -> GameState:
+def _draw_up(draft: _Draft) -> None:
     """Draw back up to seven, reshuffling the discard pile whenever the deck runs out."""
-    while state.hand_size < HAND_SIZE:
-        if state.deck_size == 0:
-            if state.discard_size == 0:
-                return state  # both empty: the hand stays short
-            state = _reshuffle(state)
-        take = min(HAND_SIZE - state.hand_size, state.deck_size)
-        state = replace(state, hand_size=state.hand_size + take, deck_size=state.deck_size - take)
-        if state.secrets is not None:
-            secrets = state.secrets
-            state = replace(
-                state,
-                secrets=replace(
-                    secrets, hand=secrets.hand + secrets.deck[:take], deck=secrets.deck[take:]
-                ),
-            )
-    return state
+    while draft.hand_size < HAND_SIZE:
+        if draft.deck_size == 0:
+            if draft.discard_size == 0:
+                return  # both empty: the hand stays short
+            _reshuffle(draft)
+        take = min(HAND_SIZE - draft.hand_size, draft.deck_size)
+        draft.hand_size += take
+        draft.deck_size -= take
+        if draft.secret:
+            draft.hand += draft.deck[:take]
+            draft.deck = draft.deck[take:]
 
 
-def _reshuffle(state: GameState) -> GameState:
-    if state.secrets is not None:
-        secrets = state.secrets
-        deck = secrets.reshuffle(state.reshuffles, tuple(sorted(secrets.discard)))
-        if sorted(deck) != sorted(secrets.discard):
+def _reshuffle(draft: _Draft) -> None:
+    secrets = draft.before.secrets
+    if secrets is not None:
+        deck = secrets.reshuffle(draft.reshuffles, tuple(sorted(draft.discard)))
+        if sorted(deck) != sorted(draft.discard):
             raise errors.SetupError("the reshuffle did not return a permutation of the discard")
-        state = replace(state, secrets=replace(secrets, deck=deck, discard=()))
-    return replace(
-        state,
-        deck_size=state.discard_size,
-        discard_size=0,
-        reshuffles=state.reshuffles + 1,
-    )
+        draft.deck, draft.discard = deck, ()
+    draft.deck_size, draft.discard_size = draft.discard_size, 0
+    draft.reshuffles += 1
 
 
 # --- the Ghost's moves ---------------------------------------------------------
@@ -281,14 +361,15 @@ def _give(state: GameState, action: Give) -> GameState:
     if not action.cards and state.hand_size > 0:
         raise errors.BadGive("a give has at least one dream card")
     _check_cards_in_hand(state, action.cards)
-    state = _take_from_hand(state, action.cards)
-    state = _with_investigator(
-        state, action.to, dreams=investigator.dreams + action.cards, served=True
+    draft = _Draft(state)
+    _take_from_hand(draft, action.cards)
+    draft.change_investigator(
+        action.to, replace(investigator, dreams=investigator.dreams + action.cards, served=True)
     )
-    state = _draw_up(state)
-    if all(state.investigator(seat).served for seat in state.active_seats):
-        state = _advance(state, Trigger.ALL_SERVED)
-    return state
+    _draw_up(draft)
+    if all(draft.investigator(seat).served for seat in state.active_seats):
+        draft.advance(Trigger.ALL_SERVED)
+    return draft.freeze()
 
 
 def _group_give(state: GameState, action: GroupGive) -> GameState:
@@ -298,9 +379,12 @@ def _group_give(state: GameState, action: GroupGive) -> GameState:
             f"the group receives exactly {_count(required, 'dream card')}, not {len(action.cards)}"
         )
     _check_cards_in_hand(state, action.cards)
-    state = _take_from_hand(state, action.cards)
-    state = replace(state, group_dreams=state.group_dreams + action.cards)
-    return _advance(_draw_up(state), Trigger.ALL_SERVED)
+    draft = _Draft(state)
+    _take_from_hand(draft, action.cards)
+    draft.group_dreams += action.cards
+    _draw_up(draft)
+    draft.advance(Trigger.ALL_SERVED)
+    return draft.freeze()
 
 
 def _refresh(state: GameState) -> GameState:
@@ -309,18 +393,16 @@ def _refresh(state: GameState) -> GameState:
         raise errors.RefreshLimit(refusal)
     # The public state knows only how many cards the hand held, so it counts
     # them into the discard pile by number; the secret state moves the cards.
-    state = replace(state, hand_size=0, discard_size=state.discard_size + state.hand_size)
-    if state.secrets is not None:
-        secrets = state.secrets
-        state = replace(
-            state, secrets=replace(secrets, hand=(), discard=secrets.discard + secrets.hand)
-        )
-    state = replace(
-        state,
-        refreshes_this_round=state.refreshes_this_round + 1,
-        refreshes_used=state.refreshes_used + 1,
-    )
-    return _draw_up(state)
+    draft = _Draft(state)
+    draft.discard_size += draft.hand_size
+    draft.hand_size = 0
+    if draft.secret:
+        draft.discard += draft.hand
+        draft.hand = ()
+    draft.refreshes_this_round += 1
+    draft.refreshes_used += 1
+    _draw_up(draft)
+    return draft.freeze()
 
 
 def _seance(state: GameState, action: Seance) -> GameState:
@@ -331,6 +413,7 @@ def _seance(state: GameState, action: Seance) -> GameState:
             f"(seats {list(state.active_seats)}, not {judged})"
         )
     ordered = tuple(sorted(action.verdicts, key=lambda verdict: verdict.seat))
+    draft = _Draft(state)
     for verdict in ordered:
         investigator = state.investigator(verdict.seat)
         marker, seeking = investigator.marker, investigator.seeking
@@ -344,17 +427,19 @@ def _seance(state: GameState, action: Seance) -> GameState:
                     f"{'correct' if truth else 'wrong'}"
                 )
         if verdict.correct:
-            if marker not in state.tableau.all_cards:
+            # The tableau of this séance so far: two markers on one card cannot both be right.
+            if marker not in draft.tableau.all_cards:
                 raise errors.BadVerdict(
                     f"{marker} cannot be found twice: it has already left the tableau"
                 )
-            state = _discard(state, investigator.dreams)
-            state = _with_investigator(
-                state, verdict.seat, found=(*investigator.found, marker), dreams=()
+            _discard(draft, investigator.dreams)
+            draft.change_investigator(
+                verdict.seat, replace(investigator, found=(*investigator.found, marker), dreams=())
             )
-            state = replace(state, tableau=state.tableau.without(marker))
-    state = replace(state, last_seance=ordered)
-    return _end_round(state, solved=all(inv.done for inv in state.investigators))
+            draft.tableau = draft.tableau.without(marker)
+    draft.last_seance = ordered
+    _end_round(draft, solved=all(inv.done for inv in draft.investigators))
+    return draft.freeze()
 
 
 def _culprit_seance(state: GameState, action: CulpritSeance) -> GameState:
@@ -366,37 +451,44 @@ def _culprit_seance(state: GameState, action: CulpritSeance) -> GameState:
                 f"the Ghost called the accusation {'correct' if action.correct else 'wrong'}, "
                 f"but it is {'wrong' if action.correct else 'correct'}"
             )
-    verdicts = tuple(Verdict(seat, action.correct) for seat in state.config.seats)
-    state = replace(state, last_seance=verdicts)
+    draft = _Draft(state)
+    draft.last_seance = tuple(Verdict(seat, action.correct) for seat in state.config.seats)
     if action.correct:
-        position = follow(state.stage, state.phase, Trigger.CULPRIT_NAMED)
-        return replace(state, stage=position[0], phase=position[1], outcome=Outcome.WON)
-    return _end_round(state, solved=False)
+        draft.advance(Trigger.CULPRIT_NAMED)
+        draft.outcome = Outcome.WON
+    else:
+        _end_round(draft, solved=False)
+    return draft.freeze()
 
 
-def _end_round(state: GameState, *, solved: bool) -> GameState:
-    investigators = tuple(
-        replace(inv, marker=None, locked=False, served=False) for inv in state.investigators
-    )
+def _end_round(draft: _Draft, *, solved: bool) -> None:
+    # Markers come off the table and nobody has been served yet: only what was found
+    # and the dreams still held carry over.
+    draft.investigators = [
+        Investigator(found=inv.found, dreams=inv.dreams) for inv in draft.investigators
+    ]
+    draft.refreshes_this_round = 0
     # Drawing up here as well as after each give matters only when the hand ran dry
     # with both piles empty: a séance may have refilled the discard pile since.
-    state = _draw_up(replace(state, investigators=investigators, refreshes_this_round=0))
-    if state.day == LAST_DAY:
-        stage, phase = follow(state.stage, state.phase, Trigger.CALENDAR_OUT)
-        return replace(state, stage=stage, phase=phase, outcome=Outcome.LOST)
-    trigger = Trigger.PLOT_SOLVED if solved else Trigger.NEXT_DAY
-    stage, phase = follow(state.stage, state.phase, trigger)
-    if stage is Stage.CULPRIT and state.stage is Stage.PLOT:
-        state = replace(state, tableau=EMPTY_TABLEAU)
-    return replace(state, stage=stage, phase=phase, day=state.day + 1)
-
-
-def _advance(state: GameState, trigger: Trigger) -> GameState:
-    stage, phase = follow(state.stage, state.phase, trigger)
-    return replace(state, stage=stage, phase=phase)
+    _draw_up(draft)
+    if draft.day == LAST_DAY:
+        draft.advance(Trigger.CALENDAR_OUT)
+        draft.outcome = Outcome.LOST
+        return
+    stage_before = draft.stage
+    draft.advance(Trigger.PLOT_SOLVED if solved else Trigger.NEXT_DAY)
+    if draft.stage is Stage.CULPRIT and stage_before is Stage.PLOT:
+        draft.tableau = EMPTY_TABLEAU
+    draft.day += 1
 
 
 # --- the investigators' moves ----------------------------------------------------
+
+
+def _with_investigator(state: GameState, seat: int, investigator: Investigator) -> GameState:
+    draft = _Draft(state)
+    draft.change_investigator(seat, investigator)
+    return draft.freeze()
 
 
 def _place(state: GameState, action: Place) -> GameState:
@@ -410,7 +502,7 @@ def _place(state: GameState, action: Place) -> GameState:
             raise errors.NotOnTableau(
                 f"in Stage Two {name} must accuse a Character of the grouped tableau"
             )
-        return _with_investigator(state, action.by, marker=action.card)
+        return _with_investigator(state, action.by, replace(investigator, marker=action.card))
     if investigator.done:
         raise errors.NotActive(f"{name} has found all three cards and waits for the others")
     if not investigator.served:
@@ -422,7 +514,7 @@ def _place(state: GameState, action: Place) -> GameState:
     assert seeking is not None
     if category is not seeking:
         raise errors.WrongCategory(_category_message(name, seeking, category))
-    return _with_investigator(state, action.by, marker=action.card)
+    return _with_investigator(state, action.by, replace(investigator, marker=action.card))
 
 
 def _category_message(name: str, seeking: Category, category: Category) -> str:
@@ -449,24 +541,26 @@ def _lock(state: GameState, action: Lock) -> GameState:
         raise errors.MarkerNotPlaced(f"{name} must place the marker before locking it")
     if investigator.locked:
         raise errors.MarkerLocked(f"{name}'s marker is already locked")
-    state = _with_investigator(state, action.by, locked=True)
+    draft = _Draft(state)
+    draft.change_investigator(action.by, replace(investigator, locked=True))
     if state.phase is Phase.INVESTIGATION:
-        active = [state.investigator(seat) for seat in state.active_seats]
+        active = [draft.investigator(seat) for seat in state.active_seats]
         if state.stage is Stage.PLOT and all(inv.locked for inv in active):
-            state = _advance(state, Trigger.ALL_LOCKED)
+            draft.advance(Trigger.ALL_LOCKED)
         elif (
             state.stage is Stage.CULPRIT
             and all(inv.locked for inv in active)
             and len({inv.marker for inv in active}) == 1
         ):
-            state = _advance(state, Trigger.UNANIMOUS)
-    return state
+            draft.advance(Trigger.UNANIMOUS)
+    return draft.freeze()
 
 
 def _unlock(state: GameState, action: Unlock) -> GameState:
-    if not state.investigator(action.by).locked:
+    investigator = state.investigator(action.by)
+    if not investigator.locked:
         raise errors.MarkerNotLocked(f"{state.config.name(action.by)}'s marker is not locked")
-    return _with_investigator(state, action.by, locked=False)
+    return _with_investigator(state, action.by, replace(investigator, locked=False))
 
 
 # --------------------------------------------------------------------------- legal_actions

@@ -93,6 +93,11 @@ class TableConfig:
     investigator_names: tuple[str, ...]
     dream_cards: tuple[str, ...]
     ghost_name: str = "The Ghost"
+    dream_card_set: frozenset[str] = field(init=False, repr=False, compare=False)
+    """``dream_cards`` as a set, built once: every give checks its cards against it."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "dream_card_set", frozenset(self.dream_cards))
 
     @property
     def investigators(self) -> int:
