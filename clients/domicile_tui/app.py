@@ -21,6 +21,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 from textual.screen import ModalScreen, Screen
+from textual.theme import Theme
 
 from domicile_p2p.rules import GHOST, Action, CulpritSeance, Phase, Seance, Stage, View
 from domicile_tui.connect import TableDoor
@@ -140,12 +141,26 @@ class DomicileApp(App[None]):
         self.seance_step = seance_step
         self.session: TableSession | None = None
         self._launch = (open_at_once, offline)
+        self._begin_in_theme(CANDLELIGHT)
 
     # --- lifecycle --------------------------------------------------------------------
 
+    def _begin_in_theme(self, theme: Theme) -> None:
+        """Start in ``theme`` as if it were Textual's default.
+
+        Setting ``App.theme`` re-parses every stylesheet (with the new colours) on the next
+        tick; before anything is parsed, giving the stylesheet the theme's variables and the
+        app the classes a theme change would set is all a switch amounts to (the ANSI colour
+        filter Textual built for its dark default already fits a dark theme).
+        """
+        self.register_theme(theme)
+        self.set_reactive(DomicileApp.theme, theme.name)
+        self.stylesheet.set_variables(self.get_css_variables())
+        self.set_class(True, f"-theme-{theme.name}", update=False)
+        self.set_class(theme.dark, "-dark-mode", update=False)
+        self.set_class(not theme.dark, "-light-mode", update=False)
+
     def on_mount(self) -> None:
-        self.register_theme(CANDLELIGHT)
-        self.theme = CANDLELIGHT.name
         open_at_once, offline = self._launch
         if open_at_once:
             self.sit_down(self.defaults, offline=offline)
