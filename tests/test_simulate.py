@@ -11,16 +11,29 @@ from pathlib import Path
 
 import pytest
 
+from domicile_p2p.bots import Policy, make_policy
 from domicile_p2p.cli import main
 from domicile_p2p.packs import Pack, default_pack_dir, load_default_pack
-from domicile_p2p.rules import Action, Difficulty, Investigator, Outcome, Stage, View
+from domicile_p2p.rules import (
+    Action,
+    Difficulty,
+    GameState,
+    Investigator,
+    Outcome,
+    Stage,
+    View,
+    apply,
+    view,
+)
 from domicile_p2p.sim import (
     STAGE_ONE_TOO_LATE,
     STAGE_TWO_FAILURE,
     Deadlock,
     SimulationReport,
+    bot_seed,
     deal,
     failure_point,
+    may_act,
     play,
     run_game,
     simulate,
@@ -67,6 +80,53 @@ def test_a_table_where_nobody_acts_is_a_deadlock(pack: Pack) -> None:
     state = deal(pack, 2, Difficulty.NORMAL, 0)
     with pytest.raises(Deadlock, match="day 1"):
         play(state, [Idle(), Idle(), Idle()])
+
+
+def _play_asking_every_seat(
+    state: GameState, policies: list[Policy], passed_over: list[Action | None]
+) -> list[Action]:
+    """``play`` as it was: every seat asked on every pass, ``may_act`` or not."""
+    applied: list[Action] = []
+    while state.outcome is None:
+        for seat, policy in enumerate(policies):
+            seat_view = view(state, seat)
+            action = policy.act(seat_view)
+            if not may_act(state, seat):
+                passed_over.append(action)
+            if action is not None:
+                state = apply(state, action)
+                applied.append(action)
+                if state.outcome is not None:
+                    break
+    return applied
+
+
+class _Recording:
+    def __init__(self, inner: Policy, log: list[Action]) -> None:
+        self.inner = inner
+        self.log = log
+
+    def act(self, view: View) -> Action | None:
+        action = self.inner.act(view)
+        if action is not None:
+            self.log.append(action)
+        return action
+
+
+@pytest.mark.parametrize("investigators", [1, 3, 6])
+def test_passing_over_seats_that_cannot_act_changes_no_move(pack: Pack, investigators: int) -> None:
+    for seed in range(6):
+        difficulty = list(Difficulty)[seed % len(Difficulty)]
+        state = deal(pack, investigators, difficulty, seed)
+        seats = range(investigators + 1)
+        passed_over: list[Action | None] = []
+        asked_everyone = _play_asking_every_seat(
+            state, [make_policy(s, pack, bot_seed(seed, s)) for s in seats], passed_over
+        )
+        played: list[Action] = []
+        play(state, [_Recording(make_policy(s, pack, bot_seed(seed, s)), played) for s in seats])
+        assert played == asked_everyone
+        assert passed_over and all(action is None for action in passed_over)
 
 
 def test_failure_points_name_where_the_game_was_lost(pack: Pack) -> None:

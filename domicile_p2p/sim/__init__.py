@@ -15,6 +15,7 @@ from domicile_p2p.sim.game import (
     bot_seed,
     deal,
     failure_point,
+    may_act,
     play,
     run_game,
 )
@@ -31,6 +32,7 @@ __all__ = [
     "deal",
     "failure_point",
     "game_seed",
+    "may_act",
     "play",
     "run_game",
     "simulate",

@@ -23,10 +23,13 @@ from domicile_p2p.fairness.deal import deal_secrets, deal_tableau
 from domicile_p2p.packs import Pack
 from domicile_p2p.rules import (
     GHOST,
+    GHOST_ACTIONS,
+    MOVES,
     Category,
     Difficulty,
     GameState,
     Outcome,
+    Place,
     Stage,
     TableConfig,
     View,
@@ -88,12 +91,40 @@ def deal(pack: Pack, investigators: int, difficulty: Difficulty, seed: int) -> G
     return new_game(config, tableau, secret)
 
 
+_GHOST_MOVES_AT: Final = {
+    position: any(kind in moves for kind in GHOST_ACTIONS) for position, moves in MOVES.items()
+}
+_MARKER_MOVES_AT: Final = {position: Place in moves for position, moves in MOVES.items()}
+
+
+def may_act(state: GameState, seat: int) -> bool:
+    """Whether ``seat`` has a move (chat aside) in the current phase.
+
+    The Ghost moves in the dreams and séance phases; an investigator moves
+    a marker in the dreams (Stage One) and investigation phases, and in
+    Stage One only while still seeking a card.  Asking anyone else for an
+    action would only get ``None`` back.
+    """
+    position = (state.stage, state.phase)
+    if seat == GHOST:
+        return _GHOST_MOVES_AT[position]
+    if not _MARKER_MOVES_AT[position]:
+        return False
+    return state.stage is Stage.CULPRIT or not state.investigator(seat).done
+
+
 def play(state: GameState, policies: Sequence[Policy]) -> GameState:
     """Let ``policies[seat]`` play ``seat`` until the game ends; the final state.
 
     Each pass asks the Ghost, then every investigator in seat order, for an
-    action on their own view and applies it at once.  A pass in which nobody
-    acts means the game can never end: :class:`Deadlock`.
+    action on their own view and applies it at once; a seat with no move in
+    the phase it is reached in (:func:`may_act`) is passed over.  A pass in
+    which nobody acts means the game can never end: :class:`Deadlock`.
+
+    A seat passed over would have answered ``None``; what the bots remember
+    (the séance guesses they have seen locked) they also see when next
+    asked: the Ghost is asked at every séance with every marker locked, and
+    an investigator notes its own guess when it locks.
     """
     seats = range(len(policies))
     for seat in seats:
@@ -102,6 +133,8 @@ def play(state: GameState, policies: Sequence[Policy]) -> GameState:
     while state.outcome is None:
         acted = False
         for seat in seats:
+            if not may_act(state, seat):
+                continue
             if public_state is None:
                 public_state = public(state)
             seat_view = view(state, seat) if seat == GHOST else View(seat, public_state)
