@@ -52,7 +52,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="IP",
         help="the IPv4 address to listen and advertise on (default: every interface)",
     )
-    parser.add_argument("--tables", type=int, default=1, metavar="N", help="1 to 9 tables")
+    parser.add_argument(
+        "--tables",
+        type=int,
+        default=1,
+        metavar="N",
+        help="1 to 9999 tables (more than 9: longer table numbers)",
+    )
     parser.add_argument(
         "--investigators", type=int, default=3, metavar="K", help=f"1 to {MAX_INVESTIGATORS}"
     )

@@ -24,6 +24,7 @@ from typing import Any, Final
 from zeroconf import InterfaceChoice, IPVersion, ServiceStateChange, Zeroconf
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
+from domicile_p2p.net.codes import MAX_TABLES
 from domicile_p2p.net.wire import PROTOCOL, TableState
 
 SERVICE_TYPE: Final = "_domicile._tcp.local."
@@ -110,7 +111,7 @@ class TableAdvert:
             raise BadAdvert(f"TXT state={field('state')!r} is unknown") from None
         return cls(
             name=field("name"),
-            nameplate=number("table", 1, 9),
+            nameplate=number("table", 1, MAX_TABLES),
             fingerprint=fingerprint,
             seats_free=number("free", 0, 7),
             seats_total=number("seats", 2, 7),

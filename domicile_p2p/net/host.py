@@ -38,7 +38,7 @@ from domicile_p2p.identity import Identity, load_or_create_identity
 from domicile_p2p.net.address import Address
 from domicile_p2p.net.bot import BotBrain, run_bot
 from domicile_p2p.net.client import Backoff, Dialed, Dialer, PeerClient
-from domicile_p2p.net.codes import JoinCode, free_nameplate, new_code
+from domicile_p2p.net.codes import MAX_TABLES, JoinCode, free_nameplate, new_code
 from domicile_p2p.net.discovery import Advertiser, TableAdvert, advertised_addresses
 from domicile_p2p.net.errors import NetError, Refused, Unreachable
 from domicile_p2p.net.game import HostedGame
@@ -97,8 +97,8 @@ class HostConfig:
     """What the host keeps for a client that does not read (``guard_outbox.py``)."""
 
     def check(self) -> None:
-        if not 1 <= self.tables <= 9:
-            raise HostError(f"a host serves 1 to 9 tables, not {self.tables}")
+        if not 1 <= self.tables <= MAX_TABLES:
+            raise HostError(f"a host serves 1 to {MAX_TABLES} tables, not {self.tables}")
         if not 1 <= self.investigators <= MAX_INVESTIGATORS:
             raise HostError(f"a table has 1 to {MAX_INVESTIGATORS} investigators")
         if not self.bot_seats <= set(range(1, self.investigators + 1)):

@@ -183,7 +183,22 @@ class HostSession:
         self.limits = limits or HostLimits()
         self._nonce = nonce
         self._connections: dict[ConnectionId, _Connection] = {}
-        self._occupants: dict[tuple[int, int], ConnectionId] = {}
+        # Everything an event touches is indexed by its table, so the work per event is
+        # O(seats of that table), not O(every connection or table of the host).
+        self._occupants: dict[int, dict[int, ConnectionId]] = {
+            nameplate: {} for nameplate in self.rooms
+        }
+        """table -> seat -> the connection holding it."""
+        self._handshaking: dict[ConnectionId, _Connection] = {}
+        """Connections not seated yet and not closing (the handshake deadline's)."""
+        self._lobbies: dict[int, Room] = {
+            nameplate: room for nameplate, room in self.rooms.items() if room.game is None
+        }
+        """Tables whose game has not begun (the lobby clocks')."""
+        self._published: set[int] = {
+            nameplate for nameplate, room in self.rooms.items() if room.game is not None
+        }
+        """Tables with new events since the setup watch last looked (a resumed game too)."""
         self._failures = FailureLimiter(self.limits.join_failures, self.limits.join_window)
         self._pending: dict[str, int] = {}
         self._setup = SetupWatch(self.limits.setup_timeout)
@@ -191,7 +206,7 @@ class HostSession:
     # ------------------------------------------------------------- queries
 
     def connected_seats(self, table: int) -> set[int]:
-        return {seat for (nameplate, seat) in self._occupants if nameplate == table}
+        return set(self._occupants.get(table, ()))
 
     def connection_seat(self, connection: ConnectionId) -> tuple[int, int] | None:
         state = self._connections.get(connection)
@@ -201,17 +216,15 @@ class HostSession:
 
     def next_deadline(self) -> float | None:
         pending = [
-            state.opened + self.limits.handshake_timeout
-            for state in self._connections.values()
-            if state.phase is not _Phase.SEATED and not state.closing
+            state.opened + self.limits.handshake_timeout for state in self._handshaking.values()
         ]
         setup = self._setup.deadline()
         if setup is not None:
             pending.append(setup)
         pending += [
             room.lobby_deadline
-            for room in self.rooms.values()
-            if room.game is None and room.starts is Starts.WAIT and room.lobby_deadline is not None
+            for room in self._lobbies.values()
+            if room.starts is Starts.WAIT and room.lobby_deadline is not None
         ]
         return min(pending, default=None)
 
@@ -226,6 +239,7 @@ class HostSession:
             bucket=TokenBucket(self.limits.message_rate, self.limits.message_burst),
         )
         self._connections[connection] = state
+        self._handshaking[connection] = state
         return [
             Log("connected", {"connection": connection, "remote": remote}),
             Send(connection, Welcome(PROTOCOL, state.nonce.hex())),
@@ -285,6 +299,7 @@ class HostSession:
         state = self._connections.pop(connection, None)
         if state is None:
             return []
+        self._handshaking.pop(connection, None)
         effects: list[HostEffect] = [Log("disconnected", {"connection": connection})]
         if state.phase is _Phase.CONFIRM and state.reply is not None:
             # The client saw our confirmation and hung up: its code was wrong.
@@ -304,10 +319,10 @@ class HostSession:
             )
         if state.table is None or state.seat is None:
             return effects
-        key = (state.table, state.seat)
-        if self._occupants.get(key) != connection:
+        seats = self._occupants[state.table]
+        if seats.get(state.seat) != connection:
             return effects  # superseded earlier: the seat is someone else's connection now
-        del self._occupants[key]
+        del seats[state.seat]
         room = self.rooms[state.table]
         released = room.release(state.seat)
         effects.append(
@@ -322,12 +337,8 @@ class HostSession:
 
     def tick(self, now: float) -> list[HostEffect]:
         effects: list[HostEffect] = []
-        for state in list(self._connections.values()):
-            if (
-                state.phase is not _Phase.SEATED
-                and not state.closing
-                and now - state.opened >= self.limits.handshake_timeout
-            ):
+        for state in list(self._handshaking.values()):
+            if now - state.opened >= self.limits.handshake_timeout:
                 if state.phase is _Phase.CONFIRM and state.reply is not None:
                     self._leave_confirm(state, now, failed=True)
                 effects += self._fatal(state, ErrorCode.UNEXPECTED, "the handshake took too long")
@@ -339,6 +350,7 @@ class HostSession:
         for state in list(self._connections.values()):
             if not state.closing:
                 state.closing = True
+                self._handshaking.pop(state.id, None)
                 effects.append(
                     Send(state.id, Error(ErrorCode.SHUTTING_DOWN, "the host is shutting down"))
                 )
@@ -471,7 +483,8 @@ class HostSession:
         displaced: SeatHolder | None = None,
     ) -> list[HostEffect]:
         effects: list[HostEffect] = []
-        previous = self._occupants.get((room.nameplate, seat))
+        seats = self._occupants[room.nameplate]
+        previous = seats.get(seat)
         if previous is not None and previous != state.id:
             old = self._connections.get(previous)
             if old is not None:
@@ -486,7 +499,8 @@ class HostSession:
                     )
         state.phase, state.table, state.seat = _Phase.SEATED, room.nameplate, seat
         state.join = state.reply = None
-        self._occupants[(room.nameplate, seat)] = state.id
+        self._handshaking.pop(state.id, None)
+        seats[seat] = state.id
         events = room.game.events if room.game is not None else ()
         effects.append(
             Log(
@@ -531,9 +545,7 @@ class HostSession:
     def _watch_lobbies(self, now: float) -> list[HostEffect]:
         """Open each lobby's clock; start the ``wait`` tables whose wait is over."""
         effects: list[HostEffect] = []
-        for room in self.rooms.values():
-            if room.game is not None:
-                continue
+        for room in list(self._lobbies.values()):
             room.open_lobby(now)
             if room.starts is Starts.WAIT and room.may_start(now):
                 effects += self._begin(room)
@@ -544,6 +556,7 @@ class HostSession:
     def _begin(self, room: Room) -> list[HostEffect]:
         events = room.start()
         assert room.game is not None
+        self._lobbies.pop(room.nameplate, None)
         effects: list[HostEffect] = [
             Log(
                 "game-started",
@@ -593,17 +606,21 @@ class HostSession:
             Log("head", {"table": room.nameplate, "seat": state.seat, "seq": message.seq})
         ]
         effects += [
-            Send(connection, relay)
-            for (nameplate, _seat), connection in sorted(self._occupants.items())
-            if nameplate == room.nameplate and connection != state.id
+            Send(connection, relay) for connection in self._seated(room) if connection != state.id
         ]
         return effects
 
     # ------------------------------------------------------------- the setup's deadline
 
     def _watch_setup(self, now: float) -> list[HostEffect]:
-        """Note where each table's setup stands; abort the ones past the setup timeout."""
-        for room in self.rooms.values():
+        """Note where each table that published stands; abort the ones past the setup timeout.
+
+        A table's setup step changes only with its events (``_publish``), so the
+        tables without new events need no look.
+        """
+        published, self._published = self._published, set()
+        for nameplate in sorted(published):
+            room = self.rooms[nameplate]
             game = room.game
             step = None if game is None or game.ended else game.step
             self._setup.observe(room.nameplate, step, now)
@@ -647,6 +664,7 @@ class HostSession:
         game = room.game
         assert game is not None
         frames = list(event_frames(start, events))
+        self._published.add(room.nameplate)
         effects: list[HostEffect] = [Persist(room.nameplate, tuple(events))]
         effects += [Send(c, frame) for c in self._seated(room) for frame in frames]
         if game.ended:
@@ -658,11 +676,8 @@ class HostSession:
 
     def _seated(self, room: Room) -> list[ConnectionId]:
         """The connections holding a seat at ``room``, in seat order."""
-        return [
-            connection
-            for (nameplate, _seat), connection in sorted(self._occupants.items())
-            if nameplate == room.nameplate
-        ]
+        seats = self._occupants[room.nameplate]
+        return [seats[seat] for seat in sorted(seats)]
 
     def _lobby_broadcast(self, room: Room) -> list[HostEffect]:
         lobby = room.lobby(self.connected_seats(room.nameplate))
@@ -691,6 +706,7 @@ class HostSession:
 
     def _fatal(self, state: _Connection, code: ErrorCode, message: str) -> list[HostEffect]:
         state.closing = True
+        self._handshaking.pop(state.id, None)
         fields: dict[str, Any] = {
             "connection": state.id,
             "remote": state.remote,

@@ -22,6 +22,7 @@ from typing import Annotated, Any, Final
 
 import msgspec
 
+from domicile_p2p.net.codes import MAX_TABLES
 from domicile_p2p.net.errors import WireError
 
 PROTOCOL: Final = 1
@@ -37,7 +38,9 @@ Hex64 = Annotated[str, msgspec.Meta(pattern="^[0-9a-f]{128}$", description="64 b
 PakeMessage = Annotated[
     str, msgspec.Meta(pattern="^[0-9a-f]{66}$", description="a SPAKE2 message (33 bytes), hex")
 ]
-Nameplate = Annotated[int, msgspec.Meta(ge=1, le=9, description="which of the host's tables")]
+Nameplate = Annotated[
+    int, msgspec.Meta(ge=1, le=MAX_TABLES, description="which of the host's tables")
+]
 Count = Annotated[int, msgspec.Meta(ge=0, le=2**53 - 1)]
 Seat = Annotated[int, msgspec.Meta(ge=0, le=6, description="0 is the Ghost, 1-6 investigators")]
 PlayerName = Annotated[str, msgspec.Meta(min_length=1, max_length=40)]

@@ -39,10 +39,13 @@ def advert(fingerprint: str, free: int = 3, state: TableState = TableState.LOBBY
 def test_txt_round_trips_and_junk_is_refused() -> None:
     original = advert("a" * 64)
     assert TableAdvert.from_txt(original.txt()) == original
+    many = TableAdvert.from_txt({**original.txt(), "table": "123"})
+    assert many.nameplate == 123, "a host with many tables numbers them past 9"
     for key, value in [
         ("fp", "zz"),
         ("free", "-1"),
-        ("table", "10"),
+        ("table", "0"),
+        ("table", "10000"),
         ("state", "sleeping"),
         ("v", "x"),
     ]:

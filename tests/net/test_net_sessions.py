@@ -20,6 +20,7 @@ from domicile_p2p import canonical
 from domicile_p2p.identity import Identity
 from domicile_p2p.net import wire
 from domicile_p2p.net.codes import JoinCode
+from domicile_p2p.net.effects import Send
 from domicile_p2p.net.errors import Refused, WrongCode
 from domicile_p2p.net.host_session import HostLimits
 from domicile_p2p.net.seat import BadEvent
@@ -396,3 +397,51 @@ def test_resume_with_a_bad_proof_or_an_unknown_key(tmp_path: Path) -> None:
     network.join(stranger, pinned=True)
     network.deliver()
     assert isinstance(stranger.error, Refused) and stranger.error.code == "not-seated"
+
+
+def test_a_host_with_tables_past_nine_keeps_each_tables_traffic_to_its_own_seats(
+    tmp_path: Path,
+) -> None:
+    """Tables 1, 12 and 345 at one host: every frame a seat gets is its own table's."""
+    host = Identity.generate()
+    codes = {number: JoinCode(number, "raven", "lantern") for number in (1, 12, 345)}
+    network = FakeNetwork([make_room(host, investigators=1, code=code) for code in codes.values()])
+    sent: list[tuple[int, object]] = []
+    apply = network.apply
+
+    def recording(effects: list) -> None:
+        sent.extend((e.connection, e.message) for e in effects if isinstance(e, Send))
+        apply(effects)
+
+    network.apply = recording  # type: ignore[method-assign]
+    tables = {
+        number: [
+            make_peer(tmp_path / f"t{number}s{seat}", code=code, seat=seat, name=f"Bot {seat}")
+            for seat in range(2 if number != 345 else 1)
+        ]
+        for number, code in codes.items()
+    }
+    for peers in tables.values():
+        for peer in peers:
+            network.join(peer)
+            network.deliver()
+    table_of = {peer.connection: number for number, peers in tables.items() for peer in peers}
+    network.run(tables[1] + tables[12])
+    for number in (1, 12):
+        assert all(peer.session.finished for peer in tables[number])
+        lines = [canonical.encode(value) for value in network.persisted[number]]
+        for peer in tables[number]:
+            assert [e.line for e in peer.session.player.replica.events] == lines
+    assert 345 not in network.persisted, "the half-seated table never began"
+    own_lines = {
+        number: {canonical.encode(value) for value in values}
+        for number, values in network.persisted.items()
+    }
+    for connection, message in sent:
+        number = table_of[connection]
+        if isinstance(message, wire.Lobby | wire.Seated):
+            assert message.table == number
+        if isinstance(message, wire.Events):
+            assert {canonical.encode(value) for value in message.events} <= own_lines[number]
+    lonely = tables[345][0].connection
+    assert not [m for c, m in sent if c == lonely and isinstance(m, wire.Events)]

@@ -6,7 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from domicile_p2p.net.codes import NAMEPLATES, JoinCode, free_nameplate, new_code, parse_code
+from domicile_p2p.net.codes import (
+    MAX_TABLES,
+    NAMEPLATES,
+    JoinCode,
+    free_nameplate,
+    new_code,
+    parse_code,
+)
 from domicile_p2p.net.errors import BadJoinCode
 from domicile_p2p.net.words import WORD_INDEX, WORDS, phrase
 
@@ -38,6 +45,27 @@ def test_new_codes_use_the_nameplate_and_two_list_words() -> None:
         assert parse_code(str(code)) == code
     with pytest.raises(ValueError):
         new_code(0)
+    with pytest.raises(ValueError):
+        new_code(MAX_TABLES + 1)
+
+
+@pytest.mark.parametrize(
+    ("typed", "nameplate", "password"),
+    [
+        ("7-raven-lantern", 7, b"7-raven-lantern"),
+        ("12-raven-lantern", 12, b"12-raven-lantern"),
+        ("123 Raven Lantern", 123, b"123-raven-lantern"),
+        ("9999-raven-lantern", 9999, b"9999-raven-lantern"),
+        ("007-raven-lantern", 7, b"7-raven-lantern"),
+    ],
+)
+def test_table_numbers_past_nine_read_back_and_old_codes_stay_valid(
+    typed: str, nameplate: int, password: bytes
+) -> None:
+    code = parse_code(typed)
+    assert code == JoinCode(nameplate, "raven", "lantern")
+    assert code.password == password, "one spelling of the PAKE password per code"
+    assert parse_code(str(new_code(nameplate))).nameplate == nameplate
 
 
 @pytest.mark.parametrize(
@@ -58,13 +86,15 @@ def test_codes_are_read_as_people_type_them(typed: str) -> None:
 @pytest.mark.parametrize(
     ("typed", "reason"),
     [
-        ("", "expected a digit and two words"),
-        ("raven-lantern", "expected a digit and two words"),
-        ("7-raven", "expected a digit and two words"),
-        ("0-raven-lantern", "1 to 9"),
-        ("12-raven-lantern", "1 to 9"),
+        ("", "expected a number and two words"),
+        ("raven-lantern", "expected a number and two words"),
+        ("7-raven", "expected a number and two words"),
+        ("0-raven-lantern", "1 to 9999"),
+        ("10000-raven-lantern", "1 to 9999"),
+        ("99999999999999999999-raven-lantern", "1 to 9999"),
+        ("\u0667-raven-lantern", "expected a number and two words"),
         ("7-raven-lanterns", "'lanterns' is not one of the words"),
-        ("7-raven-lantern-moss", "expected a digit and two words"),
+        ("7-raven-lantern-moss", "expected a number and two words"),
     ],
 )
 def test_malformed_codes_are_a_typed_error_saying_why(typed: str, reason: str) -> None:
@@ -75,9 +105,20 @@ def test_malformed_codes_are_a_typed_error_saying_why(typed: str, reason: str) -
 def test_free_nameplate_avoids_taken_ones_and_knows_when_none_is_left() -> None:
     taken = {1, 2, 3, 4, 5, 6, 7, 8}
     assert free_nameplate(taken) == 9
-    assert {free_nameplate(set()) for _ in range(200)} == set(NAMEPLATES)
-    with pytest.raises(ValueError, match="at most 9 tables"):
+    assert {free_nameplate(set()) for _ in range(200)} == set(range(1, 10)), "one digit first"
+    one_digit = set(range(1, 10))
+    assert 10 <= free_nameplate(one_digit) <= 99, "two digits once the nine are taken"
+    assert free_nameplate(set(range(1, 1000))) >= 1000
+    assert free_nameplate(set(NAMEPLATES) - {4321}) == 4321
+    with pytest.raises(ValueError, match="at most 9999 tables"):
         free_nameplate(set(NAMEPLATES))
+
+
+def test_a_host_numbers_a_thousand_tables_without_a_clash() -> None:
+    taken: set[int] = set()
+    for _ in range(1000):
+        taken.add(free_nameplate(taken))
+    assert len(taken) == 1000 and len(taken & set(range(1, 1000))) == 999, "shortest first"
 
 
 def test_the_word_list_in_wire_md_is_the_one_in_the_code() -> None:
