@@ -3,21 +3,27 @@
 A client that stops reading (a frozen laptop, a modified client, someone
 who sends ``fetch 0`` in a loop to make the host send the whole transcript
 again and again) must not make the host hold an ever-growing pile of
-frames for it.  Each connection's outbox is bounded twice:
+frames for it.
 
-- in frames and in bytes (:class:`BoundedOutbox`): a frame that does not
-  fit is refused, and the adapter closes the connection as too slow;
-- in time (:func:`send_within`): a single frame that the connection has not
-  taken in ``timeout`` seconds means the client stopped reading; the
-  adapter drops it.  (Keep-alive pings would notice too, but only after
-  their own, longer, timeout.)
+The host writes each frame straight into the connection's transport, as
+``websockets.broadcast`` does: no queue and no writer task per connection,
+so a broadcast to a table costs seven writes, not seven task switches.  What
+the transport could not hand to the kernel yet stays in its write buffer,
+and :class:`DirectOutbox` bounds that buffer twice:
+
+- in bytes: a write that leaves more than ``bytes`` buffered means the
+  client is far behind; the adapter drops it at once;
+- in time: once more than ``watch_at`` bytes are buffered, the buffer must
+  drain (to a quarter of that) within ``send_timeout`` seconds, or the
+  client stopped reading and the adapter drops it.  (Keep-alive pings would
+  notice too, but only after their own, longer, timeout.)
 - in the kernel (:func:`bound_socket`): the socket's send buffer is fixed,
   so what the kernel holds for a client that does not read is bounded too,
-  and the send timeout starts soon.
+  and the user-space buffer starts to grow soon.
 
 A dropped client reconnects and takes its seat back like any other, and
-catches up from the transcript.  Everyone else is served by their own
-writer and never waits for it.
+catches up from the transcript.  Everyone else is written to directly and
+never waits for it.
 """
 
 from __future__ import annotations
@@ -25,78 +31,100 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import socket
-from collections.abc import Awaitable
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Final, Generic, TypeVar
+from typing import Any, Final
 
-OUTBOX_FRAMES: Final = 2048
+from websockets.protocol import State
+
 OUTBOX_BYTES: Final = 8 * 1024 * 1024
-"""Bytes queued for one connection at most: many whole transcripts, far less than a flood."""
+"""Bytes buffered for one connection at most: many whole transcripts, far less than a flood."""
+WATCH_AT: Final = 64 * 1024
+"""Bytes buffered from which the connection must drain within the send timeout."""
 SEND_TIMEOUT: Final = 15.0
-"""Seconds one frame may wait for a connection that takes nothing in."""
+"""Seconds a connection may take to drain what is buffered for it."""
 SOCKET_BUFFER: Final = 256 * 1024
 """The kernel's send buffer per connection.  Left to itself, Linux grows it to megabytes
 for a peer that stopped reading; four full frames are plenty on a LAN."""
-
-Item = TypeVar("Item")
 
 
 @dataclass(frozen=True, slots=True)
 class OutboxLimits:
     """How much the host keeps for one connection, and how long it waits for it to read."""
 
-    frames: int = OUTBOX_FRAMES
     bytes: int = OUTBOX_BYTES
     send_timeout: float = SEND_TIMEOUT
     socket_buffer: int = SOCKET_BUFFER
+    watch_at: int = WATCH_AT
 
 
-class BoundedOutbox(Generic[Item]):
-    """A FIFO of frames for one connection, bounded in frames and in bytes.
+class DirectOutbox:
+    """Frames written at once into a websocket's transport, its write buffer bounded.
 
-    ``put(item, size)`` refuses (returns ``False``) what would go over either
-    bound; ``force`` puts a control item (a close) regardless.  The writer
-    takes items with :meth:`get` and calls :meth:`sent` once each is on the
-    wire, which frees its bytes.
+    ``websocket`` is a ``websockets`` asyncio connection (its sans-I/O
+    ``protocol``, ``send_data``, ``transport``, and the flow control that
+    ``paused`` and ``drain`` expose).  ``stuck(reason)`` is called once when
+    the connection is over a bound; the caller drops it.
     """
 
-    def __init__(self, limits: OutboxLimits | None = None) -> None:
-        limits = limits or OutboxLimits()
-        self.max_frames = limits.frames
-        self.max_bytes = limits.bytes
-        self._queue: asyncio.Queue[tuple[Item, int]] = asyncio.Queue()
-        self._bytes = 0
+    def __init__(self, websocket: Any, limits: OutboxLimits, stuck: Callable[[str], None]) -> None:
+        self._websocket = websocket
+        self._limits = limits
+        self._stuck = stuck
+        self._watch: asyncio.Task[None] | None = None
         self.peak_bytes = 0
+        self.over = False
+        # The transport pauses the connection from ``watch_at`` buffered bytes and
+        # resumes it at a quarter of that: the drain clock's start and finish.
+        websocket.transport.set_write_buffer_limits(high=limits.watch_at, low=limits.watch_at // 4)
 
     @property
     def queued_bytes(self) -> int:
-        """Bytes accepted and not yet sent (the frame being written included)."""
-        return self._bytes
+        """Bytes the transport holds for this connection, not yet handed to the kernel."""
+        return int(self._websocket.transport.get_write_buffer_size())
 
-    @property
-    def queued_frames(self) -> int:
-        return self._queue.qsize()
+    def write(self, frame: bytes) -> bool:
+        """Write one text frame; ``False`` (and ``stuck`` called) if it is over a bound.
 
-    def put(self, item: Item, size: int) -> bool:
-        if self._queue.qsize() >= self.max_frames or self._bytes + size > self.max_bytes:
+        A connection that is no longer open takes nothing and is not an error:
+        it is on its way out.
+        """
+        websocket = self._websocket
+        if self.over or websocket.protocol.state is not State.OPEN:
+            return not self.over
+        try:
+            websocket.protocol.send_text(frame)
+            websocket.send_data()
+        except Exception:  # the transport is going away: its handler ends soon
+            return True
+        buffered = self.queued_bytes
+        self.peak_bytes = max(self.peak_bytes, buffered)
+        if buffered > self._limits.bytes:
+            self._give_up("its outbox is full")
             return False
-        self._add(item, size)
+        if websocket.paused and self._watch is None:
+            self._watch = asyncio.get_running_loop().create_task(self._drained_in_time())
         return True
 
-    def force(self, item: Item) -> None:
-        self._add(item, 0)
+    def close(self) -> None:
+        """The connection is gone: stop watching it."""
+        if self._watch is not None:
+            self._watch.cancel()
+            self._watch = None
 
-    def _add(self, item: Item, size: int) -> None:
-        self._bytes += size
-        self.peak_bytes = max(self.peak_bytes, self._bytes)
-        self._queue.put_nowait((item, size))
+    async def _drained_in_time(self) -> None:
+        try:
+            async with asyncio.timeout(self._limits.send_timeout):
+                await self._websocket.drain()
+        except TimeoutError:
+            self._give_up("it stopped reading")
+        finally:
+            self._watch = None
 
-    async def get(self) -> tuple[Item, int]:
-        """The next item and its size; call :meth:`sent` with the size once it is written."""
-        return await self._queue.get()
-
-    def sent(self, size: int) -> None:
-        self._bytes -= size
+    def _give_up(self, reason: str) -> None:
+        if not self.over:
+            self.over = True
+            self._stuck(reason)
 
 
 def bound_socket(transport: asyncio.BaseTransport, size: int) -> None:
@@ -105,12 +133,3 @@ def bound_socket(transport: asyncio.BaseTransport, size: int) -> None:
     if sock is not None and size > 0:
         with contextlib.suppress(OSError):
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, size)
-
-
-async def send_within(sending: Awaitable[None], timeout: float = SEND_TIMEOUT) -> bool:
-    """Await one send; ``False`` if the connection took nothing in for ``timeout`` seconds."""
-    try:
-        await asyncio.wait_for(sending, timeout)
-    except TimeoutError:
-        return False
-    return True

@@ -2,9 +2,12 @@
 
 It only pumps: frames from websockets (TLS 1.3, frames over 64 KiB refused
 by websockets itself) are decoded and handed to the session, and the
-session's effects are carried out in order.  Each connection has its own
-writer task and a bounded queue, so one slow or stuck client never stalls
-the host or the other players; a client whose queue overflows is closed.
+session's effects are carried out in order.  Frames are written straight
+into each connection's transport (``guard_outbox.DirectOutbox``, as
+``websockets.broadcast`` does), so a broadcast costs no task switch per
+peer; what a connection's transport holds is bounded in bytes and in time,
+so one slow or stuck client never stalls the host or the other players: it
+is dropped.
 
 Events reach the disk off the event loop, with group commit
 (:class:`_DurableOrder`): a :class:`Persist` goes to a disk thread, and every
@@ -35,6 +38,7 @@ from typing import Any, Final, Protocol
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
+from websockets.protocol import State
 
 from domicile_p2p.net.effects import (
     Close,
@@ -47,11 +51,13 @@ from domicile_p2p.net.effects import (
     TableChanged,
 )
 from domicile_p2p.net.errors import WireError
-from domicile_p2p.net.guard_outbox import BoundedOutbox, OutboxLimits, bound_socket, send_within
-from domicile_p2p.net.host_session import CLOSE_GOING_AWAY, HostSession
+from domicile_p2p.net.guard_outbox import DirectOutbox, OutboxLimits, bound_socket
+from domicile_p2p.net.host_session import HostSession
 from domicile_p2p.net.wire import MAX_FRAME, decode_client, text
 
 CLOSE_TOO_BIG: Final = 1009
+DISK_THREADS: Final = 16
+"""Disk threads at most: the tables of a group commit sync this many at once."""
 
 _logger = logging.getLogger(__name__)
 
@@ -85,18 +91,26 @@ class HostHooks(Protocol):
     def game_finished(self, table: int, game_id: str) -> None: ...
 
 
-class _QueueOutbox:
-    """A websocket connection's outbox: bounded in frames and bytes (``guard_outbox.py``)."""
+class _SocketOutbox:
+    """A websocket connection's frames, written at once (``guard_outbox.DirectOutbox``).
 
-    def __init__(self, limits: OutboxLimits) -> None:
-        self.box: BoundedOutbox[str | _Closing] = BoundedOutbox(limits)
-        self.stuck = False
+    A close starts the closing handshake in a task; nothing is written after it.
+    """
+
+    def __init__(self, websocket: ServerConnection, direct: DirectOutbox) -> None:
+        self.websocket = websocket
+        self.direct = direct
+        self.closing: asyncio.Task[None] | None = None
 
     def put(self, item: str | _Closing) -> bool:
-        if isinstance(item, _Closing):
-            self.box.force(item)
+        if self.closing is not None:
             return True
-        return self.box.put(item, len(item))
+        if isinstance(item, _Closing):
+            self.closing = asyncio.get_running_loop().create_task(
+                self.websocket.close(item.code, item.reason)
+            )
+            return True
+        return self.direct.write(item.encode())
 
 
 PersistFunction = Callable[[int, Sequence[Mapping[str, Any]]], None]
@@ -244,9 +258,12 @@ class HostServer:
         self._timer: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
         self._tasks: set[asyncio.Task[Any]] = set()
-        # One disk thread per table: the tables of a group commit sync at once.
+        # A disk thread per table (up to a limit): the tables of a group commit sync at once.
         self._order = _DurableOrder(
-            hooks.persist, self._run, self._persist_failed, disk_threads=max(1, len(session.rooms))
+            hooks.persist,
+            self._run,
+            self._persist_failed,
+            disk_threads=max(1, min(DISK_THREADS, len(session.rooms))),
         )
 
     # ------------------------------------------------------------- lifecycle
@@ -275,7 +292,7 @@ class HostServer:
         """Say goodbye to every connection, then stop listening."""
         self.apply(self.session.shutdown())
         await self._order.drained()
-        # Give the writers a moment to flush the goodbye frames.
+        # Give the transports a moment to flush the goodbye frames.
         await asyncio.sleep(0.05)
         if self._timer is not None:
             self._timer.cancel()
@@ -327,8 +344,7 @@ class HostServer:
                     frame = frames.get(id(message))
                     if frame is None:
                         frame = frames[id(message)] = text(message)
-                    if not outbox.put(frame):
-                        self._stuck(connection, outbox, "its outbox is full")
+                    outbox.put(frame)
                 case Close(connection, code, reason):
                     outbox = self._outboxes.get(connection)
                     if outbox is not None:
@@ -342,22 +358,27 @@ class HostServer:
                 case GameFinished(table, game_id):
                     self.hooks.game_finished(table, game_id)
 
-    def _stuck(self, connection: ConnectionId, outbox: _Outbox, reason: str) -> None:
-        """A client that does not read: log it once, and close it (its writer drops it)."""
-        if isinstance(outbox, _QueueOutbox):
-            if outbox.stuck:
-                return
-            outbox.stuck = True
-            fields = {
+    def _stuck(
+        self,
+        connection: ConnectionId,
+        websocket: ServerConnection,
+        direct: DirectOutbox,
+        reason: str,
+    ) -> None:
+        """A client that does not read (``DirectOutbox`` says so once): log it and drop it.
+
+        No closing handshake: it would not read that either.
+        """
+        self.hooks.log(
+            "stuck",
+            {
                 "connection": connection,
                 "reason": reason,
-                "queued_bytes": outbox.box.queued_bytes,
-                "peak_bytes": outbox.box.peak_bytes,
-            }
-        else:
-            fields = {"connection": connection, "reason": reason}
-        self.hooks.log("stuck", fields)
-        outbox.put(_Closing(CLOSE_GOING_AWAY, "too slow"))
+                "queued_bytes": direct.queued_bytes,
+                "peak_bytes": direct.peak_bytes,
+            },
+        )
+        websocket.transport.abort()
 
     async def _run_timer(self) -> None:
         while True:
@@ -372,15 +393,19 @@ class HostServer:
 
     async def _handle(self, websocket: ServerConnection) -> None:
         connection = next(self._ids)
-        outbox = _QueueOutbox(self.outbox_limits)
+        direct = DirectOutbox(
+            websocket,
+            self.outbox_limits,
+            lambda reason: self._stuck(connection, websocket, direct, reason),
+        )
+        outbox = _SocketOutbox(websocket, direct)
         self._outboxes[connection] = outbox
         bound_socket(websocket.transport, self.outbox_limits.socket_buffer)
         remote = _format_remote(websocket.remote_address)
-        writer = asyncio.create_task(self._write(connection, websocket, outbox))
         try:
             self.apply(self.session.connect(connection, remote, self._clock()))
             async for frame in websocket:
-                if writer.done():
+                if outbox.closing is not None or direct.over:
                     break
                 self._feed(connection, frame)
         except ConnectionClosed as closed:
@@ -397,12 +422,14 @@ class HostServer:
                 )
         finally:
             self._outboxes.pop(connection, None)
+            direct.close()
             self.apply(self.session.disconnect(connection, self._clock()))
-            if not writer.done():
+            if outbox.closing is None and websocket.protocol.state is State.OPEN:
                 outbox.put(_Closing(1000, "bye"))
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(writer, 2)
-            writer.cancel()
+            if outbox.closing is not None:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(outbox.closing, 2)
+                outbox.closing.cancel()
 
     def _feed(self, connection: ConnectionId, frame: str | bytes) -> None:
         now = self._clock()
@@ -412,26 +439,6 @@ class HostServer:
             self.apply(self.session.reject_frame(connection, error, now))
             return
         self.apply(self.session.receive(connection, message, now))
-
-    async def _write(
-        self, connection: ConnectionId, websocket: ServerConnection, outbox: _QueueOutbox
-    ) -> None:
-        try:
-            while True:
-                item, size = await outbox.box.get()
-                if isinstance(item, _Closing):
-                    await websocket.close(item.code, item.reason)
-                    return
-                sent = await send_within(websocket.send(item), self.outbox_limits.send_timeout)
-                outbox.box.sent(size)
-                if not sent:
-                    # It took nothing in for a whole timeout: it stopped reading. Drop it
-                    # without a closing handshake it would not read either.
-                    self._stuck(connection, outbox, "it stopped reading")
-                    websocket.transport.abort()
-                    return
-        except ConnectionClosed:
-            return
 
     # ------------------------------------------------------------- local links
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from hostile_support import in_play, seated
+from websockets.protocol import State
 
 from domicile_p2p.identity import Identity
 from domicile_p2p.net.guard_blame import blamed, headline
@@ -18,7 +19,7 @@ from domicile_p2p.net.guard_heads import (
     head_phrase,
     host_check,
 )
-from domicile_p2p.net.guard_outbox import BoundedOutbox, OutboxLimits, send_within
+from domicile_p2p.net.guard_outbox import DirectOutbox, OutboxLimits
 from domicile_p2p.net.guard_setup import SetupWatch
 from domicile_p2p.transcript import Check, Violation
 from domicile_p2p.transcript.ledger import Step
@@ -42,27 +43,84 @@ def test_the_setup_clock_starts_with_each_step_and_forgets_the_game() -> None:
         SetupWatch(0)
 
 
-async def test_the_outbox_is_bounded_in_frames_and_bytes_and_frees_what_is_sent() -> None:
-    box: BoundedOutbox[str] = BoundedOutbox(OutboxLimits(frames=3, bytes=10))
-    assert box.put("aaaa", 4) and box.put("bbbb", 4)
-    assert not box.put("ccc", 3), "over the byte bound"
-    assert box.put("cc", 2) and not box.put("d", 1), "over the frame bound"
-    box.force("close")
-    assert box.queued_frames == 4 and box.queued_bytes == 10 and box.peak_bytes == 10
-    item, size = await box.get()
-    assert item == "aaaa" and box.queued_bytes == 10, "bytes count until written"
-    box.sent(size)
-    assert box.queued_bytes == 6
-    assert not box.put("e", 1), "three frames still queued (the close among them)"
-    _item, size = await box.get()
-    box.sent(size)
-    assert box.queued_bytes == 2 and box.put("e", 1)
+class _FakeTransport:
+    """A transport that keeps what it is given (its reader took nothing in yet)."""
+
+    def __init__(self) -> None:
+        self.buffered = 0
+        self.limits: tuple[int, int] | None = None
+
+    def set_write_buffer_limits(self, high: int, low: int) -> None:
+        self.limits = (high, low)
+
+    def get_write_buffer_size(self) -> int:
+        return self.buffered
 
 
-async def test_a_send_that_never_completes_gives_up_after_its_timeout() -> None:
-    never = asyncio.get_running_loop().create_future()
-    assert not await send_within(never, 0.01)
-    assert await send_within(asyncio.sleep(0), 1.0)
+class _FakeWebsocket:
+    """What DirectOutbox uses of a websockets connection: protocol, send_data, flow control."""
+
+    def __init__(self) -> None:
+        self.transport = _FakeTransport()
+        self.protocol = self
+        self.state = State.OPEN
+        self.frames: list[bytes] = []
+        self.paused = False
+        self.resumed = asyncio.Event()
+
+    def send_text(self, frame: bytes) -> None:
+        self.frames.append(frame)
+
+    def send_data(self) -> None:
+        self.transport.buffered += len(self.frames[-1])
+        high, _low = self.transport.limits or (0, 0)
+        self.paused = self.transport.buffered >= high
+
+    async def drain(self) -> None:
+        if self.paused:
+            await self.resumed.wait()
+
+
+async def test_the_direct_outbox_drops_a_client_over_its_byte_bound_once() -> None:
+    websocket = _FakeWebsocket()
+    reasons: list[str] = []
+    box = DirectOutbox(websocket, OutboxLimits(bytes=10, watch_at=1000), reasons.append)
+    assert websocket.transport.limits == (1000, 250), "the drain clock's start and finish"
+    assert box.write(b"aaaa") and box.write(b"bbbb")
+    assert box.queued_bytes == 8 and reasons == []
+    assert not box.write(b"ccc"), "over the byte bound"
+    assert reasons == ["its outbox is full"] and box.peak_bytes == 11
+    assert not box.write(b"d") and len(websocket.frames) == 3, "nothing more once over"
+    assert reasons == ["its outbox is full"], "said once"
+
+
+async def test_the_direct_outbox_gives_a_paused_client_its_timeout_to_drain() -> None:
+    websocket = _FakeWebsocket()
+    reasons: list[str] = []
+    box = DirectOutbox(
+        websocket, OutboxLimits(bytes=100, watch_at=4, send_timeout=0.05), reasons.append
+    )
+    assert box.write(b"aaaa") and websocket.paused
+    websocket.resumed.set()  # it reads again in time
+    await asyncio.sleep(0.1)
+    assert reasons == []
+
+    stuck = _FakeWebsocket()
+    box = DirectOutbox(
+        stuck, OutboxLimits(bytes=100, watch_at=4, send_timeout=0.05), reasons.append
+    )
+    assert box.write(b"aaaa")
+    await asyncio.sleep(0.2)
+    assert reasons == ["it stopped reading"] and not box.write(b"b")
+
+
+async def test_the_direct_outbox_skips_a_connection_that_is_closing() -> None:
+    websocket = _FakeWebsocket()
+    websocket.state = State.CLOSING
+    reasons: list[str] = []
+    box = DirectOutbox(websocket, OutboxLimits(bytes=1), reasons.append)
+    assert box.write(b"far too long for the bound") and websocket.frames == []
+    assert reasons == []
 
 
 def test_heads_are_signed_checked_and_kept_until_their_event_arrives(tmp_path: Path) -> None:

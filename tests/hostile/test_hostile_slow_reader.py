@@ -38,7 +38,7 @@ from domicile_p2p.net.wire import Role
 CODE = JoinCode(7, "owl", "quill")
 BURST = 10
 """Fetches sent at once when it stops reading (the host's token bucket allows a dozen)."""
-LIMITS = OutboxLimits(frames=256, bytes=256 * 1024, send_timeout=1.0, socket_buffer=64 * 1024)
+LIMITS = OutboxLimits(bytes=256 * 1024, send_timeout=1.0, socket_buffer=64 * 1024)
 
 
 class StallingTransport:
