@@ -1,18 +1,22 @@
 """Host capacity and latency: K tables of 7 seats, every seat a TLS websocket on 127.0.0.1.
 
-    python benchmarks/bench_host.py                          # K = 9 and 18, short windows
+    python benchmarks/bench_host.py                          # K = 10 and 100, short windows
     python benchmarks/bench_host.py --tables 10 --tables 100 --tables 1000 --duration 60
-    python benchmarks/bench_host.py --tables 9 --no-human --saturation --profile
+    python benchmarks/bench_host.py --tables 10 --no-human --saturation --profile
 
 What runs (every process started and stopped by this script):
 
 - **hosts**: ``domicile host --headless --interface 127.0.0.1 --port 0
   --investigators 6 --no-advertise``, each in its own data dir.  One host
-  process serves at most 9 tables (the table number in a join code is one
-  digit, and the wire's ``table`` field is 1-9), so K tables take
-  ceil(K / 9) host processes; host CPU and memory are summed over them.
-- **load generators** (``--load-child`` processes of this script), each
-  multiplexing many tables.  A table is seven real clients: seven TLS
+  process serves every table (``--tables-per-host``, 1,000 by default; a
+  host takes up to 9,999 tables, numbered in their join codes); with a
+  smaller ``--tables-per-host`` K tables take ceil(K / N) host processes, and
+  host CPU and memory are summed over them.
+- **load generators** (``--load-child`` processes of this script, one per
+  125 tables by default), each multiplexing many tables from its own
+  loopback source address (127.0.0.2, 127.0.0.3, ...: the host limits
+  pending joins per address, so the processes join in parallel).  A table
+  is seven real clients: seven TLS
   websockets, each joining its seat with the code (SPAKE2, identity proof)
   exactly as ``PeerSession`` does.  Once seated, the seven connections only
   read and time-stamp frames; one shared replica per table checks every
@@ -23,7 +27,7 @@ What runs (every process started and stopped by this script):
   server (same certificate kind, TLS 1.3, the same websockets options) that
   groups connections into tables of seven and broadcasts each frame a client
   sends to the seven, wrapped like an ``events`` frame of the same size, with
-  no parsing, signatures, rules or disk.  Same process layout (9 tables each),
+  no parsing, signatures, rules or disk.  Same process layout (as many tables each),
   same load generator, same pace.
 
 Phases: **human pace** (one action per table every ``--pace`` seconds, 3 by
@@ -75,7 +79,8 @@ from _common import (
     venv_bin,
 )
 
-TABLES_PER_HOST = 9
+TABLES_PER_HOST = 1000
+TABLES_PER_LOAD_PROCESS = 125
 SEATS = 7
 INVESTIGATORS = SEATS - 1
 TARGET_P99_S = 0.050
@@ -227,11 +232,33 @@ async def _reader(table: TableLoad, seat: int, websocket: Any, on_frame: Any) ->
 # ------------------------------------------------------------- domicile mode
 
 
+async def _dial(table: TableLoad, url: str) -> tuple[Any, bytes]:
+    """A TLS websocket as ``client.open_websocket`` opens it, from this process's source address."""
+    from websockets.asyncio.client import connect
+
+    from domicile_p2p.net.tls import client_context, peer_fingerprint
+    from domicile_p2p.net.wire import MAX_FRAME
+
+    websocket = await connect(
+        url,
+        ssl=client_context(),
+        max_size=MAX_FRAME,
+        compression=None,
+        proxy=None,
+        open_timeout=60,
+        ping_interval=10,
+        ping_timeout=20,
+        close_timeout=2,
+        user_agent_header=None,
+        local_addr=(table.plan["source"], 0),
+    )
+    return websocket, peer_fingerprint(websocket.transport.get_extra_info("ssl_object"))
+
+
 async def join_seat(table: TableLoad, seat: int) -> None:
     """Connect and take ``seat`` with the code, as PeerSession does; leave the socket seated."""
     from domicile_p2p.identity import Identity
     from domicile_p2p.net.address import Address
-    from domicile_p2p.net.client import open_websocket
     from domicile_p2p.net.codes import parse_code
     from domicile_p2p.net.effects import Transmit
     from domicile_p2p.net.peer_session import PeerSession
@@ -250,7 +277,7 @@ async def join_seat(table: TableLoad, seat: int) -> None:
         seat=seat,
         bot=True,
     )
-    websocket, fingerprint = await open_websocket(Address.parse(spec["url"]))
+    websocket, fingerprint = await _dial(table, Address.parse(spec["url"]).url)
     effects = session.connection_made(fingerprint, False)
     while not session.seated:
         for effect in effects:
@@ -431,6 +458,7 @@ async def join_bare(table: TableLoad, seat: int) -> None:
         ping_interval=10,
         ping_timeout=20,
         max_size=64 * 1024,
+        local_addr=(table.plan["source"], 0),
     )
     await websocket.send(json.dumps({"table": table.spec["key"], "seat": seat}))
     await asyncio.wait_for(websocket.recv(), 60)  # the welcome
@@ -683,19 +711,21 @@ def _wait_for_lines(
     raise RuntimeError(f"{process.args!r} did not start in time")
 
 
-def start_servers(kind: str, total: int, directory: Path) -> list[Server]:
+def start_servers(kind: str, total: int, directory: Path, per_host: int) -> list[Server]:
     """Start every server process; if any fails to come up, stop the ones already started."""
     servers: list[Server] = []
     try:
-        return _start_servers(kind, total, directory, servers)
+        return _start_servers(kind, total, directory, per_host, servers)
     except BaseException:
         stop_servers(servers)
         raise
 
 
-def _start_servers(kind: str, total: int, directory: Path, servers: list[Server]) -> list[Server]:
+def _start_servers(
+    kind: str, total: int, directory: Path, per_host: int, servers: list[Server]
+) -> list[Server]:
     next_key = 0
-    for index, count in enumerate(_split(total, TABLES_PER_HOST)):
+    for index, count in enumerate(_split(total, per_host)):
         data = directory / f"{kind}-{index}"
         data.mkdir(parents=True)
         log = data / "stdout.jsonl"
@@ -725,7 +755,7 @@ def _start_servers(kind: str, total: int, directory: Path, servers: list[Server]
         servers.append(Server(process, 0, [], log))
     for server in servers:  # started all at once above; now read what each announced
         index = servers.index(server)
-        count = _split(total, TABLES_PER_HOST)[index]
+        count = _split(total, per_host)[index]
         if kind == "domicile":
             records = _wait_for_lines(server.log, server.process, 1 + count)
             listening = next(r for r in records if r["event"] == "listening")
@@ -874,16 +904,20 @@ def run_kind(
     args: Any,
     directory: Path,
 ) -> tuple[list[PhaseResult], dict[str, Any]]:
-    servers = start_servers(kind, tables, directory / f"{kind}-{tables}")
+    servers = start_servers(kind, tables, directory / f"{kind}-{tables}", args.tables_per_host)
     children: list[subprocess.Popen[str]] = []
     try:
-        groups = max(1, min(args.load_processes or math.ceil(tables / 250), len(servers)))
+        specs = [spec for server in servers for spec in server.tables]
+        groups = max(
+            1, min(args.load_processes or math.ceil(tables / TABLES_PER_LOAD_PROCESS), tables)
+        )
         for index in range(groups):
-            # Every table of one server goes to the same load generator, which keeps its
-            # joins to that server under the host's limit of pending joins per address.
+            # Each load generator has its own loopback source address, so its joins stay
+            # under the host's limit of pending joins per address while the others join.
             plan = {
                 "mode": kind,
-                "tables": [spec for server in servers[index::groups] for spec in server.tables],
+                "source": f"127.0.0.{2 + index}",
+                "tables": specs[index::groups],
                 "rate": args.rate,
                 "join_concurrency": 6,
                 "phases": phases,
@@ -1013,7 +1047,13 @@ def main(argv: list[str] | None = None) -> int:
         "--load-processes",
         type=int,
         default=0,
-        help="load generator processes (default: one per 250 tables)",
+        help=f"load generator processes (default: one per {TABLES_PER_LOAD_PROCESS} tables)",
+    )
+    options.add_argument(
+        "--tables-per-host",
+        type=int,
+        default=TABLES_PER_HOST,
+        help=f"tables one host (and one anchor) process serves (default {TABLES_PER_HOST})",
     )
     options.add_argument("--no-human", action="store_true", help="skip the human-pace phase")
     options.add_argument(
@@ -1030,7 +1070,7 @@ def main(argv: list[str] | None = None) -> int:
     args = options.parse_args(raw)
     if args.quick:
         args.tables, args.duration, args.warmup, args.pace = [1], 1.2, 0.3, 0.4
-    sizes = sorted(set(args.tables or [9, 18]))
+    sizes = sorted(set(args.tables or [10, 100]))
     limit = raise_nofile()
     needed = max(sizes) * SEATS * 2 + 256
     report = Report(
@@ -1041,7 +1081,7 @@ def main(argv: list[str] | None = None) -> int:
             "saturation_rate_per_connection": args.rate,
             "duration_s": args.duration,
             "warmup_s": args.warmup,
-            "tables_per_host_process": TABLES_PER_HOST,
+            "tables_per_host_process": args.tables_per_host,
             "nofile": limit,
         },
         (
@@ -1134,8 +1174,8 @@ def main(argv: list[str] | None = None) -> int:
                         _profile_notes(report, f"{kind} K={tables}", result.profile)
     _targets(report, measured, args)
     report.note(
-        f"one host process serves at most {TABLES_PER_HOST} tables (one-digit table numbers): "
-        "K tables run as ceil(K/9) host processes; CPU and memory are their sums"
+        f"one host process serves up to {args.tables_per_host} tables: K tables run as "
+        f"ceil(K/{args.tables_per_host}) host processes; CPU and memory are their sums"
     )
     report.emit()
     return 0
