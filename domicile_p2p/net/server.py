@@ -58,6 +58,10 @@ from domicile_p2p.net.wire import MAX_FRAME, decode_client, text
 CLOSE_TOO_BIG: Final = 1009
 DISK_THREADS: Final = 16
 """Disk threads at most: the tables of a group commit sync this many at once."""
+TLS_READ_CHUNK: Final = 32 * 1024
+"""Bytes asyncio's TLS layer reads from a connection's socket at once.  Its default is a
+256 KiB buffer per connection, filled with zeros up front: 1.75 GiB for 7,000
+connections, when a frame here is at most 64 KiB and usually under 1 KiB."""
 
 _logger = logging.getLogger(__name__)
 
@@ -401,6 +405,7 @@ class HostServer:
         outbox = _SocketOutbox(websocket, direct)
         self._outboxes[connection] = outbox
         bound_socket(websocket.transport, self.outbox_limits.socket_buffer)
+        _lean_tls_reads(websocket.transport)
         remote = _format_remote(websocket.remote_address)
         try:
             self.apply(self.session.connect(connection, remote, self._clock()))
@@ -499,6 +504,20 @@ class LocalLink:
         if not self.closed:
             self.closed = True
             self._server._local_closed(self.connection)
+
+
+def _lean_tls_reads(transport: asyncio.BaseTransport) -> None:
+    """Give asyncio's TLS layer of ``transport`` a read buffer of :data:`TLS_READ_CHUNK`.
+
+    asyncio offers no option for it: this sets the private buffer of CPython's
+    ``asyncio.sslproto.SSLProtocol`` (3.11+), and leaves any other transport as it is.
+    """
+    protocol = getattr(transport, "_ssl_protocol", None)
+    if protocol is None or not isinstance(getattr(protocol, "_ssl_buffer", None), bytearray):
+        return
+    protocol.max_size = TLS_READ_CHUNK
+    protocol._ssl_buffer = bytearray(TLS_READ_CHUNK)
+    protocol._ssl_buffer_view = memoryview(protocol._ssl_buffer)
 
 
 def _format_remote(address: Any) -> str:
