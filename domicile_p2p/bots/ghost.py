@@ -175,13 +175,30 @@ class GhostBot:
             return Give(waiting[0], ())  # the deck and discard are spent: an empty give
         hand = list(ghost.hand)
         self._rng(state, f"serve/{len(waiting)}").shuffle(hand)  # ties go to no card in particular
-        plans = {seat: self._plan(state, ghost, seat, hand) for seat in waiting}
-        seat = max(waiting, key=lambda s: plans[s].value)
-        if plans[seat].margin < self._refresh_threshold(state) and _may_refresh(state):
+        # Only the seat helped most is served (the first of equals, in seat order), so each
+        # seat's search needs only gives better than the best plan of the seats before it.
+        chosen: tuple[int, Plan] | None = None
+        for seat in waiting:
+            better_than = float("-inf") if chosen is None else chosen[1].value
+            plan = self._plan(state, ghost, seat, hand, better_than)
+            if plan is not None:
+                chosen = (seat, plan)
+        assert chosen is not None  # any give of one card or more beats -inf
+        seat, plan = chosen
+        if plan.margin < self._refresh_threshold(state) and _may_refresh(state):
             return Refresh()
-        return Give(seat, _in_hand_order(plans[seat].cards, ghost.hand))
+        return Give(seat, _in_hand_order(plan.cards, ghost.hand))
 
-    def _plan(self, state: GameState, ghost: GhostKnowledge, seat: int, hand: list[str]) -> Plan:
+    def _plan(
+        self,
+        state: GameState,
+        ghost: GhostKnowledge,
+        seat: int,
+        hand: list[str],
+        better_than: float,
+    ) -> Plan | None:
+        """The best give to ``seat`` (the first seen of equals), or ``None`` when no give's
+        value beats ``better_than``."""
         investigator = state.investigator(seat)
         seeking = investigator.seeking
         assert seeking is not None  # only active investigators are served
@@ -190,6 +207,8 @@ class GhostBot:
         others = [c for c in state.tableau.cards(seeking) if c != target and c not in ruled_out]
         index = self._index
         if not others:  # nothing left to confuse it with: one card will do
+            if better_than == float("inf"):
+                return None
             card = max(hand, key=lambda h: index.overlap(h, target))
             return Plan((card,), float("inf"), float("inf"))
         held = investigator.dreams
@@ -210,8 +229,8 @@ class GhostBot:
         # Grow the gives one card at a time (in hand order, so each set is seen once, in the
         # same order as always: ties go to the first best seen).
         layer = [root]
-        best = Plan((), float("-inf"), float("-inf"))
-        best_value = best.value
+        best: Plan | None = None
+        best_value = better_than
         last_size = min(self.max_give, len(hand))
         for size in range(1, last_size + 1):
             cost = self.extra_card_cost * (size - 1)

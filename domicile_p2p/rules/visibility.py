@@ -7,7 +7,9 @@ hand, but never the deck order (it is shuffled face down).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields
+from operator import attrgetter
+from typing import Final
 
 from domicile_p2p.rules.errors import UnknownSeat
 from domicile_p2p.rules.model import GHOST, Column, GameState
@@ -34,9 +36,22 @@ class View:
     ghost: GhostKnowledge | None = None
 
 
+# ``public`` runs once per applied action wherever bots play, so it copies the state
+# with one C-level read of every field and one constructor call, which costs half of
+# what ``dataclasses.replace``'s loop over the fields does.
+_FIELD_NAMES: Final = tuple(field.name for field in fields(GameState))
+_SECRETS_POSITION: Final = _FIELD_NAMES.index("secrets")
+_field_values: Final = attrgetter(*_FIELD_NAMES)
+assert all(field.init for field in fields(GameState))  # so the values fit ``__init__``'s order
+
+
 def public(state: GameState) -> GameState:
     """The state with every secret removed: what every peer can replay and check."""
-    return state if state.secrets is None else replace(state, secrets=None)
+    if state.secrets is None:
+        return state
+    values = list(_field_values(state))
+    values[_SECRETS_POSITION] = None
+    return GameState(*values)
 
 
 def view(state: GameState, seat: int) -> View:
