@@ -23,6 +23,11 @@ from collections.abc import Mapping
 
 MAX_SAFE_INTEGER = 2**53 - 1
 
+_ENCODER = json.JSONEncoder(
+    ensure_ascii=False, sort_keys=True, separators=(",", ":"), allow_nan=False
+)
+"""The canonical spelling (built once: ``json.dumps`` builds an encoder per call)."""
+
 
 class CanonicalError(ValueError):
     """A value that has no canonical encoding (the caller's bug or bad input)."""
@@ -87,10 +92,7 @@ def validate(value: object) -> None:
 def encode(value: object) -> bytes:
     """Return the canonical JSON bytes of ``value`` or raise :class:`CanonicalError`."""
     validate(value)
-    text = json.dumps(
-        value, ensure_ascii=False, sort_keys=True, separators=(",", ":"), allow_nan=False
-    )
-    return text.encode("utf-8")
+    return _ENCODER.encode(value).encode("utf-8")
 
 
 def decode(data: bytes) -> object:
@@ -127,7 +129,56 @@ def decode(data: bytes) -> object:
         raise CanonicalError(
             f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
         ) from exc
+    except ValueError as exc:  # an integer of thousands of digits: Python refuses to convert it
+        raise CanonicalError(f"not a usable number: {exc}") from exc
     validate(value)
+    return value
+
+
+def _refuse_number(text: str) -> object:
+    raise ValueError(f"{text} is not a canonical number")
+
+
+_SAFE_LENGTH = len(str(MAX_SAFE_INTEGER)) - 1
+"""An integer spelled in this many characters or fewer is in the safe range."""
+
+
+def _safe_integer(text: str) -> int:
+    value = int(text)
+    if len(text) > _SAFE_LENGTH and abs(value) > MAX_SAFE_INTEGER:
+        raise ValueError(f"{text} is outside the safe range")
+    return value
+
+
+_QUICK_DECODER = json.JSONDecoder(
+    parse_float=_refuse_number, parse_int=_safe_integer, parse_constant=_refuse_number
+)
+
+
+def canonical_object(data: bytes) -> dict[str, object] | None:
+    """The JSON object ``data`` holds when ``data`` is its canonical encoding; else ``None``.
+
+    The quick way to read bytes that are almost always canonical (a
+    transcript's lines): one parse and one re-encoding compared byte for
+    byte, without :func:`decode`'s per-object hook and without walking the
+    value.  Equal bytes rule out duplicate keys, unsorted keys, whitespace
+    and other spellings; the parser refuses floats, ``NaN``, infinities and
+    integers outside the safe range; re-encoding refuses lone surrogates.
+    What is left, a key that is not ASCII, can only be there when the bytes
+    are not all ASCII, and then the value is walked.
+
+    ``None`` (not canonical, or not an object) says nothing about why:
+    :func:`decode` and :func:`encode` do.
+    """
+    try:
+        value: object = _QUICK_DECODER.decode(data.decode("utf-8"))
+        again = _ENCODER.encode(value).encode("utf-8")
+    except (ValueError, RecursionError):  # JSONDecodeError, UnicodeError, refused numbers
+        return None
+    if not isinstance(value, dict) or again != data:
+        return None
+    if not data.isascii() and not _is_encodable(value):
+        return None
     return value
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
@@ -11,6 +12,7 @@ from hypothesis import strategies as st
 from domicile_p2p.canonical import (
     MAX_SAFE_INTEGER,
     CanonicalError,
+    canonical_object,
     decode,
     encode,
     is_canonical,
@@ -209,3 +211,95 @@ def test_every_value_round_trips_to_the_same_bytes(value: object) -> None:
 def test_insertion_order_does_not_matter(value: dict[str, int]) -> None:
     backwards = dict(reversed(list(value.items())))
     assert encode(backwards) == encode(value)
+
+
+# --------------------------------------------------------------------------- canonical_object
+
+
+def _slow_answer(data: bytes) -> object | None:
+    """What ``canonical_object`` must answer: the object when ``data`` is its canonical form."""
+    if not is_canonical(data):
+        return None
+    value = decode(data)
+    return value if isinstance(value, dict) else None
+
+
+NOT_CANONICAL = [
+    b"[]",
+    b"null",
+    b"-5",
+    b'{"a": 1}',
+    b'{"b":1,"a":2}',
+    b'{"a":1,"a":1}',
+    b'{"a":{"b":1,"b":1}}',
+    b'"\\u0041"',
+    b"-0",
+    b"1.0",
+    b"[1e3]",
+    b"NaN",
+    b"[-Infinity]",
+    b"9007199254740992",
+    b"[-9007199254740992]",
+    b'{"k":12345678901234567890}',
+    b"[" + b"7" * 5000 + b"]",
+    b'["\\ud800"]',
+    '{"é":1}'.encode(),
+    '[{"x":{"é":[]}}]'.encode(),
+    b"\xef\xbb\xbf[]",
+    b"\xff",
+    b"",
+    b"[1] ",
+    b"[" * 100_000 + b"]" * 100_000,
+]
+
+
+@pytest.mark.parametrize("data", NOT_CANONICAL)
+def test_canonical_object_says_none_for_what_is_not_canonical(data: bytes) -> None:
+    assert _slow_answer(data) is None
+    assert canonical_object(data) is None
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b'{"n":9007199254740991}',
+        b'{"a":[-9007199254740991,0],"b":null}',
+        b'{"k":"12345678901234567890"}',
+        '{"name":"Zoé","x":["€"]}'.encode(),
+        b'{"\\u001f":"\\u001f"}',
+    ],
+)
+def test_canonical_object_reads_canonical_bytes(data: bytes) -> None:
+    assert canonical_object(data) == decode(data)
+
+
+def test_an_integer_too_long_to_convert_is_a_typed_error() -> None:
+    with pytest.raises(CanonicalError, match="not a usable number"):
+        decode(b"[" + b"1" * 5000 + b"]")
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    value=values | st.dictionaries(ascii_keys, values, max_size=5),
+    spelling=st.sampled_from(["canonical", "spaced", "ascii", "reversed"]),
+)
+def test_canonical_object_agrees_with_decode_and_encode(value: object, spelling: str) -> None:
+    match spelling:
+        case "canonical":
+            data = encode(value)
+        case "spaced":
+            data = json.dumps(value, sort_keys=True, ensure_ascii=False).encode()
+        case "ascii":
+            data = json.dumps(value, sort_keys=True, separators=(",", ":")).encode()
+        case _:
+            text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+            data = text.encode()
+    assert canonical_object(data) == _slow_answer(data)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    data=st.binary(max_size=40) | st.text(max_size=40).map(lambda t: t.encode("utf-8", "replace"))
+)
+def test_canonical_object_agrees_on_any_bytes(data: bytes) -> None:
+    assert canonical_object(data) == _slow_answer(data)

@@ -5,9 +5,11 @@ from __future__ import annotations
 import hashlib
 import json
 import typing
+from dataclasses import replace
 from typing import Any
 
 import pytest
+from transcript_support import honest_game
 
 from domicile_p2p.canonical import encode
 from domicile_p2p.fairness.commit import frame
@@ -194,3 +196,24 @@ def test_the_host_signed_core_is_the_canonical_event_without_its_signature() -> 
     for event in honest_game(1, 2):
         core = {k: v for k, v in event.value.items() if k != "host_sig"}
         assert event._core_bytes() == encode(core)
+
+
+def test_an_events_action_message_is_the_signed_actions_message() -> None:
+    """Cut from the event's line, the bytes are those the player signed, for every kind."""
+    for seed, investigators in ((1, 2), (4, 1), (6, 2)):
+        events = honest_game(seed, investigators)
+        game = events[0].value["body"]["game"]
+        actions = [event for event in events if event.seat is not None]
+        assert {event.kind for event in actions} >= {Kind.PLACE, Kind.GIVE, Kind.SEANCE}
+        for event in actions:
+            signed = event.action(game)
+            assert event.action_message(game) == signed.message()
+            assert event.player_signature_valid(PLAYER.public_key, game) is False
+            # A field that no longer matches the line: the message follows the field.
+            moved = replace(event, counter=(event.counter or 0) + 1)
+            assert moved.action_message(game) == moved.action(game).message()
+        # Another game id (the message names it): still the canonical core.
+        other = "cd" * 16
+        assert actions[0].action_message(other) == actions[0].action(other).message()
+    with pytest.raises(ValueError, match="statement of the host"):
+        events[0].action_message(game)

@@ -62,6 +62,20 @@ WON = (4, 1)
 ORDER = [check.value for check in Check]
 
 
+@pytest.fixture(autouse=True)
+def _one_thread_and_several_agree(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every ``verify`` below runs on one thread and on three: the reports must be equal."""
+    real = verify
+
+    def both(source: object, **options: object) -> VerifyReport:
+        alone = real(source, jobs=1, **options)  # type: ignore[arg-type]
+        threaded = real(source, jobs=3, **options)  # type: ignore[arg-type]
+        assert threaded.to_json() == alone.to_json()
+        return threaded
+
+    monkeypatch.setitem(globals(), "verify", both)
+
+
 def assert_fails(report: VerifyReport, check: Check, seq: int | None, party: str | None) -> None:
     assert not report.valid, report.summary
     assert report.error is not None

@@ -21,6 +21,11 @@ from domicile_p2p.transcript.errors import HOST, Check, Fault
 from domicile_p2p.transcript.ledger import TableSetup
 
 
+def host_signature_fault() -> Fault:
+    """What to raise when an event's ``host_sig`` does not verify."""
+    return Fault(Check.HOST_SIGNATURES, HOST, "the host's signature does not verify")
+
+
 class Chain:
     """The authenticity state of a transcript: the next ``seq``, the head link, the counters."""
 
@@ -56,34 +61,47 @@ class Chain:
 
     def check_host_signature(self, event: Event) -> None:
         if not event.host_signature_valid(self.table.host_key, self.table.game_id):
-            raise Fault(Check.HOST_SIGNATURES, HOST, "the host's signature does not verify")
+            raise host_signature_fault()
 
     def check_player(self, event: Event) -> None:
         """The signature and counter of the action inside ``event`` (a host fault if wrong)."""
-        if event.seat is None:
+        seat, counter = event.seat, event.counter
+        if seat is None or counter is None:
             return
-        self.check_action(event.action(self._game), blame=HOST)
+        self.check_seat(seat, blame=HOST)
+        if not event.player_signature_valid(self.table.seat_keys[seat], self._game):
+            raise self.signature_fault(seat, blame=HOST)
+        self.check_counter(seat, counter, blame=HOST)
 
     def check_action(self, action: SignedAction, *, blame: str) -> None:
         """Check a signed action: right game, a seat of this table, its key, the next counter."""
         if action.game != self._game:
             raise Fault(Check.PLAYER_SIGNATURES, blame, "the action was signed for another game")
-        if action.seat not in self.table.seats:
-            raise Fault(Check.PLAYER_SIGNATURES, blame, f"there is no seat {action.seat}")
+        self.check_seat(action.seat, blame=blame)
         if not action.signature_valid(self.table.seat_keys[action.seat]):
+            raise self.signature_fault(action.seat, blame=blame)
+        self.check_counter(action.seat, action.counter, blame=blame)
+
+    def check_seat(self, seat: int, *, blame: str) -> None:
+        """The seat must be one of this table's (only then does it have a key)."""
+        if seat not in self.table.seats:
+            raise Fault(Check.PLAYER_SIGNATURES, blame, f"there is no seat {seat}")
+
+    def signature_fault(self, seat: int, *, blame: str) -> Fault:
+        """What to raise when an action's signature is not its seat's."""
+        return Fault(
+            Check.PLAYER_SIGNATURES, blame, f"the signature is not {self.table.describe(seat)}'s"
+        )
+
+    def check_counter(self, seat: int, counter: int, *, blame: str) -> None:
+        """The counter must be exactly one more than the seat's previous action's."""
+        expected = self._counters[seat] + 1
+        if counter != expected:
             raise Fault(
                 Check.PLAYER_SIGNATURES,
                 blame,
-                f"the signature is not {self.table.describe(action.seat)}'s",
-            )
-        expected = self._counters[action.seat] + 1
-        if action.counter != expected:
-            raise Fault(
-                Check.PLAYER_SIGNATURES,
-                blame,
-                f"{self.table.describe(action.seat)}'s action counter is {action.counter}, "
-                f"but {expected} was due"
-                + (" (a replayed action)" if action.counter < expected else ""),
+                f"{self.table.describe(seat)}'s action counter is {counter}, "
+                f"but {expected} was due" + (" (a replayed action)" if counter < expected else ""),
             )
 
     def check(self, event: Event) -> None:

@@ -24,18 +24,28 @@ verdicts, dream cards, culprit); last, that the transcript is complete.
 Checks of that pass interleave, so when it stops at event ``n`` the checks
 other than the failing one are reported as *not checked* past ``n``, not
 as passed.  Every signature is verified once: ``verify`` costs about one
-Ed25519 verification per signature plus a few hashes per event.
+Ed25519 verification per signature plus a few hashes per event and two
+replays of the game through the rules engine.
+
+The signatures can be checked on several threads (``jobs``; by default one
+per CPU): :class:`~domicile_p2p.transcript.batch.SignatureBatch` checks them
+while this thread makes the other checks of 4 to 6 (links, seats, counters)
+and, when those pass, replays the game ahead of time.  The report is
+assembled afterwards in the order above, so it is the same, first failure
+included, whatever the threads and their timing: the replay's outcome is
+used only once every signature verified, as if it had run after them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
 from domicile_p2p.rules import Outcome, Phase, Stage
-from domicile_p2p.transcript.chain import Chain
+from domicile_p2p.transcript.batch import SignatureBatch, SignatureCheck, default_jobs
+from domicile_p2p.transcript.chain import Chain, host_signature_fault
 from domicile_p2p.transcript.codec import Event
 from domicile_p2p.transcript.errors import (
     GHOST_PARTY,
@@ -133,6 +143,14 @@ class VerifyReport:
         }
 
 
+def _signature(text: str) -> bytes:
+    """A signature's bytes (the schema holds it to hex; anything else fails to verify)."""
+    try:
+        return bytes.fromhex(text)
+    except ValueError:
+        return b""
+
+
 class _Stop(Exception):
     """A check failed; verification stops here."""
 
@@ -145,22 +163,52 @@ class _Stop(Exception):
 
 
 def verify(
-    source: Path | str | bytes | Sequence[Event], *, pack: PackIdentity | None = None
+    source: Path | str | bytes | Sequence[Event],
+    *,
+    pack: PackIdentity | None = None,
+    jobs: int | None = None,
 ) -> VerifyReport:
     """Verify a transcript: a file path, its bytes, or parsed events.
 
     Never raises for a bad transcript: the report says what is wrong.  A
     path that cannot be read raises
     :class:`~domicile_p2p.transcript.errors.NotATranscript`.
+
+    ``jobs`` is how many threads check signatures, the caller's included
+    (``None``: one per CPU, at most :data:`~domicile_p2p.transcript.batch.MAX_JOBS`;
+    ``1``: no other thread).  The report does not depend on it.
     """
+    if jobs is not None and jobs < 1:
+        raise ValueError(f"jobs must be at least 1, not {jobs}")
     if isinstance(source, Path | str):
         source = read_bytes(Path(source))
-    return _Verification(pack).run(source)
+    return _Verification(pack, default_jobs() if jobs is None else jobs).run(source)
+
+
+@dataclass(frozen=True, slots=True)
+class _ChainFaults:
+    """The first fault of each non-signature check of 5 and 6 (the event index and the fault)."""
+
+    link: tuple[int, Fault] | None
+    action: tuple[int, Fault] | None
+    """A seat that does not exist or a counter out of order."""
+    head: str
+
+
+@dataclass(frozen=True, slots=True)
+class _Played:
+    """The game pass, run and kept aside until checks 4 to 6 have passed."""
+
+    passed: list[CheckResult]
+    replica: Replica | None
+    stop_index: int
+    stop: _Stop | None
 
 
 class _Verification:
-    def __init__(self, pack: PackIdentity | None) -> None:
+    def __init__(self, pack: PackIdentity | None, jobs: int) -> None:
         self.pack = pack
+        self.jobs = jobs
         self.passed: list[CheckResult] = []
         self.events: list[Event] = []
         self.table: TableSetup | None = None
@@ -187,10 +235,7 @@ class _Verification:
                 self.ok(Check.FORMAT, f"{len(self.events)} events, parsed by the caller")
             self._genesis()
             self._pack()
-            self._host_signatures()
-            self._hash_chain()
-            self._player_signatures()
-            self._fold()
+            self._authenticity_then_game()
             self._complete()
         except _Stop as stop:
             return self._report(stop)
@@ -256,36 +301,136 @@ class _Verification:
             )
         self.ok(Check.CARD_PACK, f"pack {named.id}, content hash {named.hash[:16]}…")
 
-    def _pass(self, check: Check, test: Callable[[Chain, Event], None]) -> Chain:
-        """Run one authenticity check over every event, in order."""
+    def _authenticity_then_game(self) -> None:
+        """Checks 4 to 6, then the game pass (ahead of time when other threads check signatures)."""
+        checks, player_events = self._signature_checks()
+        with SignatureBatch(checks, workers=self.jobs - 1) as batch:
+            faults = self._chain_faults()
+            played = None
+            if batch.parallel and faults.link is None and faults.action is None:
+                played = self._play_ahead()
+            verdicts = batch.verdicts()
+        events = len(self.events)
+        self._host_signatures(verdicts[:events])
+        self._hash_chain(faults)
+        self._player_signatures(faults, zip(player_events, verdicts[events:], strict=True))
+        if played is None:
+            played = self._play()
+        self.passed += played.passed
+        self.replica, self.stop_index = played.replica, played.stop_index
+        if played.stop is not None:
+            raise played.stop
+
+    def _signature_checks(self) -> tuple[list[SignatureCheck], list[int]]:
+        """Every event's host signature in order, then every action's (and its event's index).
+
+        An action whose seat the table does not have has no key to check: the
+        seat check refuses it.
+        """
+        table = self.table
+        assert table is not None
+        game, game_id = table.genesis.game, table.game_id
+        checks: list[SignatureCheck] = [
+            (table.host_key, _signature(event.host_sig), event.host_message(game_id))
+            for event in self.events
+        ]
+        player_events: list[int] = []
+        for index, event in enumerate(self.events):
+            seat = event.seat
+            if seat is not None and seat in table.seats and event.sig is not None:
+                key = table.seat_keys[seat]
+                checks.append((key, _signature(event.sig), event.action_message(game)))
+                player_events.append(index)
+        return checks, player_events
+
+    def _chain_faults(self) -> _ChainFaults:
+        """One walk for the hash chain and the seats and counters (no signature needed)."""
         assert self.table is not None
         chain = Chain(self.table)
+        link: tuple[int, Fault] | None = None
+        action: tuple[int, Fault] | None = None
         for index, event in enumerate(self.events):
-            try:
-                test(chain, event)
-            except Fault as fault:
-                raise _Stop(check, index, fault.party, fault.reason) from None
+            if link is None:
+                try:
+                    chain.check_link(event)
+                except Fault as fault:
+                    link = (index, fault)
+            seat, counter = event.seat, event.counter
+            if action is None and seat is not None and counter is not None:
+                try:
+                    chain.check_seat(seat, blame=HOST)
+                    chain.check_counter(seat, counter, blame=HOST)
+                except Fault as fault:
+                    action = (index, fault)
             chain.accept(event)
-        return chain
+        return _ChainFaults(link, action, chain.head)
 
-    def _host_signatures(self) -> None:
-        self._pass(Check.HOST_SIGNATURES, Chain.check_host_signature)
+    def _host_signatures(self, verdicts: Sequence[bool]) -> None:
+        for index, valid in enumerate(verdicts):
+            if not valid:
+                fault = host_signature_fault()
+                raise _Stop(Check.HOST_SIGNATURES, index, fault.party, fault.reason)
         assert self.table is not None
         self.ok(
             Check.HOST_SIGNATURES,
             f"{len(self.events)} events signed by the host {self.table.genesis.host[:16]}…",
         )
 
-    def _hash_chain(self) -> None:
-        chain = self._pass(Check.HASH_CHAIN, Chain.check_link)
-        self.ok(Check.HASH_CHAIN, f"{len(self.events)} events linked, head {chain.head[:16]}…")
+    def _hash_chain(self, faults: _ChainFaults) -> None:
+        if faults.link is not None:
+            index, fault = faults.link
+            raise _Stop(Check.HASH_CHAIN, index, fault.party, fault.reason)
+        self.ok(Check.HASH_CHAIN, f"{len(self.events)} events linked, head {faults.head[:16]}…")
 
-    def _player_signatures(self) -> None:
-        self._pass(Check.PLAYER_SIGNATURES, Chain.check_player)
+    def _player_signatures(
+        self, faults: _ChainFaults, verdicts: Iterable[tuple[int, bool]]
+    ) -> None:
+        """The first action refused: by its seat, its signature or its counter, in that order."""
+        assert self.table is not None
+        forged = next((index for index, valid in verdicts if not valid), None)
+        if faults.action is not None:
+            index, fault = faults.action
+            # At the same event a signature fails before its counter (and a missing seat
+            # has no signature to check).
+            if forged is None or index < forged:
+                raise _Stop(Check.PLAYER_SIGNATURES, index, fault.party, fault.reason)
+        if forged is not None:
+            seat = self.events[forged].seat
+            assert seat is not None
+            fault = Chain(self.table).signature_fault(seat, blame=HOST)
+            raise _Stop(Check.PLAYER_SIGNATURES, forged, fault.party, fault.reason)
         actions = sum(1 for event in self.events if event.seat is not None)
         self.ok(
             Check.PLAYER_SIGNATURES, f"{actions} actions signed by their seats, counters in order"
         )
+
+    def _play(self) -> _Played:
+        """The game pass, its results kept apart from the checks already passed."""
+        before, self.passed = self.passed, []
+        stop = None
+        try:
+            self._fold()
+        except _Stop as failed:
+            stop = failed
+        finally:
+            passed, self.passed = self.passed, before
+        replica, stop_index = self.replica, self.stop_index
+        self.replica, self.stop_index = None, 0
+        return _Played(passed, replica, stop_index, stop)
+
+    def _play_ahead(self) -> _Played | None:
+        """:meth:`_play` before the signatures are known; ``None`` if it broke down.
+
+        The links, seats and counters passed and the game pass never looks at
+        a signature, so it does exactly what it would do after them.  Should it
+        raise all the same, it runs again after the signatures: a bad signature
+        is then reported as it would have been, and otherwise the error repeats.
+        """
+        try:
+            return self._play()
+        except Exception:  # any error: the second run, after the signatures, raises it again
+            self.replica, self.stop_index = None, 0
+            return None
 
     # ----------------------------------------------------------------- the game
 
