@@ -314,6 +314,8 @@ class GhostBot:
             for card in cards:
                 scores = list(map(add, scores, fits[card]))
             margin = scores[0] - max(scores[1:], default=0)
+            if margin < best_key[0]:
+                continue  # how the cards point only decides between equal margins
             pointing = max(
                 sum(points[dream][slot] for slot, dream in enumerate(order))
                 for order in permutations(cards)
