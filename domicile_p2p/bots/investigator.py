@@ -30,6 +30,7 @@ from domicile_p2p.packs import Pack
 from domicile_p2p.rules import (
     GHOST,
     Action,
+    Category,
     GameState,
     Investigator,
     Lock,
@@ -46,6 +47,11 @@ picked exp(-1 / 0.45), about a ninth, as often.  Tuned with ``domicile simulate`
 the difficulty levels stay well apart (the table in the README)."""
 
 
+_ChoiceInputs = tuple[int, Category, tuple[str, ...], frozenset[str], tuple[str, ...]]
+"""What a Stage One choice depends on: the day, the category sought, its cards on the
+table, those ruled out, and the dreams held."""
+
+
 class InvestigatorBot:
     """A policy for one investigator seat."""
 
@@ -59,6 +65,9 @@ class InvestigatorBot:
         self.temperature = temperature
         self._index: MotifIndex = motif_index(pack)
         self._memory = SeanceMemory()
+        # The last card chosen and everything the choice was made from: the bot is asked
+        # again for the same decision (to place, then to lock), and the answer is the same.
+        self._last_choice: tuple[_ChoiceInputs, str] | None = None
 
     def act(self, view: View) -> Action | None:
         if view.seat != self.seat:
@@ -88,10 +97,15 @@ class InvestigatorBot:
         assert seeking is not None  # an active investigator seeks a card
         on_table = state.tableau.cards(seeking)
         ruled_out = self._memory.ruled_out(self.seat, seeking)
+        inputs = (state.day, seeking, on_table, ruled_out, me.dreams)
+        if self._last_choice is not None and self._last_choice[0] == inputs:
+            return self._last_choice[1]
         candidates = [card for card in on_table if card not in ruled_out] or list(on_table)
         scores = card_scores(self._index, me.dreams, candidates)
         rng = random.Random(f"{self.seed}/{self.seat}/{state.day}/{seeking.value}")
-        return softmax_choice(rng, candidates, scores, self.temperature)
+        choice = softmax_choice(rng, candidates, scores, self.temperature)
+        self._last_choice = (inputs, choice)
+        return choice
 
     # --- Stage Two -----------------------------------------------------------------
 

@@ -46,13 +46,20 @@ class SeanceMemory:
         self._resolve(state)
         if state.phase is Phase.ENDED:
             return
-        for seat in state.config.seats:
-            investigator = state.investigator(seat)
+        for seat, investigator in enumerate(state.investigators, start=1):
             if investigator.locked and investigator.marker is not None:
                 self.note(seat, state, investigator.marker)
 
     def note(self, seat: int, state: GameState, card: str) -> None:
         """Remember that ``seat``'s marker is (about to be) locked on ``card`` today."""
+        noted = self._pending.get(seat)
+        if (
+            noted is not None
+            and noted.day == state.day
+            and noted.stage is state.stage
+            and noted.card == card
+        ):
+            return  # already noted: the category sought cannot change before the séance
         category = state.investigator(seat).seeking if state.stage is Stage.PLOT else None
         self._pending[seat] = Guess(state.day, state.stage, category, card)
 
