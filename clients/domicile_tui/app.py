@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Awaitable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import work
 from textual.app import App, SystemCommand
@@ -24,21 +24,8 @@ from textual.screen import ModalScreen, Screen
 from textual.theme import Theme
 
 from domicile_p2p.rules import GHOST, Action, CulpritSeance, Phase, Seance, Stage, View
-from domicile_tui.connect import TableDoor
+from domicile_tui import screens
 from domicile_tui.keys import CARDS, EVERYWHERE
-from domicile_tui.screens.card import CardScreen
-from domicile_tui.screens.confirm import ConfirmScreen
-from domicile_tui.screens.culprit import CulpritScreen
-from domicile_tui.screens.end import EndScreen
-from domicile_tui.screens.export import ExportScreen
-from domicile_tui.screens.ghost import GhostScreen
-from domicile_tui.screens.help import HelpScreen, HelpSection
-from domicile_tui.screens.investigator import InvestigatorScreen
-from domicile_tui.screens.join import JoinScreen
-from domicile_tui.screens.lobby import LobbyScreen
-from domicile_tui.screens.seance import SeanceScreen
-from domicile_tui.screens.setup import HostSetupScreen
-from domicile_tui.screens.start import StartScreen
 from domicile_tui.session import (
     ActionRefused,
     ChatLine,
@@ -58,32 +45,45 @@ from domicile_tui.session import (
     ViewChanged,
 )
 from domicile_tui.theme import CANDLELIGHT
-from domicile_tui.ticket import JoinTicket
+
+if TYPE_CHECKING:
+    from domicile_p2p.packs import Pack
+    from domicile_tui.connect import TableDoor
+    from domicile_tui.screens.help import HelpSection
+    from domicile_tui.ticket import JoinTicket
 
 STYLES = Path(__file__).parent / "styles"
 CLOSE_TIMEOUT = 3.0
 """Seconds to leave the table cleanly when quitting."""
 
 NOT_AT_A_TABLE = Status("Not at a table", connected=False)
+OPENING = Status("Opening the table…", connected=False)
 
-# Screens that belong to the start of the evening (no table yet).
-_FRONT_DOOR = (StartScreen, HostSetupScreen, JoinScreen)
+DoorOpener = Callable[[], "TableDoor"]
+"""Opens the door to tables (loads the card pack and whatever tables run on); may be slow."""
 
-# Every screen, in the order a game meets them (the help lists them so).
-SCREENS: tuple[type[Screen[Any]], ...] = (
-    StartScreen,
-    HostSetupScreen,
-    JoinScreen,
-    LobbyScreen,
-    InvestigatorScreen,
-    GhostScreen,
-    SeanceScreen,
-    CulpritScreen,
-    EndScreen,
-    ExportScreen,
-    CardScreen,
-    ConfirmScreen,
-)
+
+def every_screen() -> tuple[type[Screen[Any]], ...]:
+    """Every screen, in the order a game meets them (the help lists them so)."""
+    return (
+        screens.StartScreen,
+        screens.HostSetupScreen,
+        screens.JoinScreen,
+        screens.LobbyScreen,
+        screens.InvestigatorScreen,
+        screens.GhostScreen,
+        screens.SeanceScreen,
+        screens.CulpritScreen,
+        screens.EndScreen,
+        screens.ExportScreen,
+        screens.CardScreen,
+        screens.ConfirmScreen,
+    )
+
+
+def _front_door() -> tuple[type[Screen[Any]], ...]:
+    """The screens that belong to the start of the evening (no table yet)."""
+    return (screens.StartScreen, screens.HostSetupScreen, screens.JoinScreen)
 
 
 def help_sections(current: type[Screen[Any]]) -> list[HelpSection]:
@@ -92,9 +92,10 @@ def help_sections(current: type[Screen[Any]]) -> list[HelpSection]:
     def section(screen: type[Screen[Any]]) -> HelpSection:
         return (getattr(screen, "HELP_TITLE", screen.__name__), getattr(screen, "HELP_KEYS", ()))
 
-    sections = [section(current)] if current in SCREENS else []
+    listed = every_screen()
+    sections = [section(current)] if current in listed else []
     sections += [("Cards and dreams", CARDS), ("Everywhere", EVERYWHERE)]
-    sections += [section(screen) for screen in SCREENS if screen is not current]
+    sections += [section(screen) for screen in listed if screen is not current]
     return [s for s in sections if s[1]]
 
 
@@ -122,26 +123,48 @@ class DomicileApp(App[None]):
 
     def __init__(
         self,
-        door: TableDoor,
+        door: TableDoor | DoorOpener,
         *,
         defaults: TableSettings,
         open_at_once: bool = False,
         offline: bool = False,
+        lan: bool | None = None,
         seance_step: float = 0.9,
     ) -> None:
         """With ``open_at_once`` a table with ``defaults`` opens at once (``offline`` or hosted
         here); otherwise the start screen shows, and ``defaults`` fill the set-up form.
 
-        ``seance_step`` is the pause between the séance's beats (0 shows the outcome at once).
+        ``door`` is the way to tables, or a function that opens it: then the app shows its
+        first screen at once and opens the door in a thread right after (a failure there
+        ends the app, and :attr:`door_failure` says why).  ``lan`` says whether this
+        session uses the network; a door says so itself.  ``seance_step`` is the pause
+        between the séance's beats (0 shows the outcome at once).
         """
         super().__init__()
-        self.door = door
+        self.door: TableDoor | None = None
+        self.door_failure: Exception | None = None
+        self._door_opener: DoorOpener | None = None
+        self._door_opened = asyncio.Event()
+        if callable(door):
+            self._door_opener = door
+            self.lan = True if lan is None else lan
+        else:
+            self._door_is_open(door)
+            self.lan = door.lan
         self.defaults = defaults
-        self.pack = door.pack
         self.seance_step = seance_step
         self.session: TableSession | None = None
+        self.opening: str | None = None
+        """The name of the table being opened while the door to it still opens."""
         self._launch = (open_at_once, offline)
         self._begin_in_theme(CANDLELIGHT)
+
+    @property
+    def pack(self) -> Pack:
+        """The card pack of the table (the door is open whenever a table is)."""
+        if self.door is None:
+            raise RuntimeError("the door to tables is not open yet")
+        return self.door.pack
 
     # --- lifecycle --------------------------------------------------------------------
 
@@ -165,16 +188,58 @@ class DomicileApp(App[None]):
         if open_at_once:
             self.sit_down(self.defaults, offline=offline)
         else:
-            self.show(StartScreen())
+            self.show(screens.StartScreen())
+        if self._door_opener is not None:
+            # After the first frame: a person sees the screen before the game stack loads.
+            self.call_after_refresh(self._open_door, self._door_opener)
+
+    @work(group="door", exit_on_error=False)
+    async def _open_door(self, opener: DoorOpener) -> None:
+        try:
+            door = await asyncio.to_thread(opener)
+        except Exception as error:  # a card pack that cannot serve, say: the command tells
+            self.door_failure = error
+            self.exit(return_code=2)
+            return
+        self._door_is_open(door)
+
+    def _door_is_open(self, door: TableDoor) -> None:
+        self.door = door
+        self._door_opened.set()
+
+    async def open_door(self) -> TableDoor:
+        """The door to tables, once it is open (right after the first frame, at the latest)."""
+        await self._door_opened.wait()
+        assert self.door is not None
+        return self.door
 
     def sit_down(self, settings: TableSettings, *, offline: bool) -> None:
         """Open a table with ``settings``: offline, or hosted here for the LAN."""
-        session = self.door.offline(settings) if offline else self.door.host(settings)
-        self.connect(session)
+
+        def open_table(door: TableDoor) -> TableSession:
+            return door.offline(settings) if offline else door.host(settings)
+
+        self._take_seat(open_table, settings.table_name)
 
     def join(self, ticket: JoinTicket, name: str, role: Role | None) -> None:
         """Take a seat at a table across the network."""
-        self.connect(self.door.join(ticket, name, role))
+        self._take_seat(lambda door: door.join(ticket, name, role), "the table")
+
+    def _take_seat(self, open_session: Callable[[TableDoor], TableSession], name: str) -> None:
+        if self.door is not None:
+            self.connect(open_session(self.door))
+            return
+        # The door is still opening (the app's first moments): the lobby-to-be shows meanwhile.
+        self.opening = name
+        self.status = OPENING
+        self.route()
+        self._take_seat_once_open(open_session)
+
+    @work(exclusive=True, group="opening")
+    async def _take_seat_once_open(self, open_session: Callable[[TableDoor], TableSession]) -> None:
+        door = await self.open_door()
+        self.opening = None
+        self.connect(open_session(door))
 
     def connect(self, session: TableSession) -> None:
         """Use ``session`` from now on; its events drive the screens."""
@@ -209,7 +274,9 @@ class DomicileApp(App[None]):
                 before = self.view
                 self.view = view
                 if isinstance(action, Seance | CulpritSeance) and before is not None:
-                    self.push_screen(SeanceScreen(before, view, action, step=self.seance_step))
+                    self.push_screen(
+                        screens.SeanceScreen(before, view, action, step=self.seance_step)
+                    )
                 self.route()
             case ChatPosted(line):
                 self.chat = (*self.chat, line)
@@ -237,17 +304,17 @@ class DomicileApp(App[None]):
     def desired_screen(self) -> type[Screen[None]]:
         """The screen the news calls for."""
         if self.session is None:
-            return StartScreen
+            return screens.StartScreen if self.opening is None else screens.LobbyScreen
         view = self.view
         if view is None:
-            return LobbyScreen
+            return screens.LobbyScreen
         if view.state.phase is Phase.ENDED:
-            return EndScreen
+            return screens.EndScreen
         if view.seat == GHOST:
-            return GhostScreen
+            return screens.GhostScreen
         if view.state.stage is Stage.CULPRIT:
-            return CulpritScreen
-        return InvestigatorScreen
+            return screens.CulpritScreen
+        return screens.InvestigatorScreen
 
     def route(self) -> None:
         """Show the screen the news calls for, unless a dialog is open (then on its close)."""
@@ -257,7 +324,7 @@ class DomicileApp(App[None]):
         current = self.screen
         if isinstance(current, wanted):
             return
-        if wanted is StartScreen and isinstance(current, _FRONT_DOOR):
+        if wanted is screens.StartScreen and isinstance(current, _front_door()):
             return
         self.show(wanted())
 
@@ -302,7 +369,9 @@ class DomicileApp(App[None]):
             if yes and self.session is session:
                 self._send(session.close())
 
-        self.push_screen(ConfirmScreen("Leave the table in the middle of the game?"), answer)
+        self.push_screen(
+            screens.ConfirmScreen("Leave the table in the middle of the game?"), answer
+        )
 
     def export_transcript(self, path: Path) -> None:
         if self.session is not None:
@@ -336,11 +405,11 @@ class DomicileApp(App[None]):
 
     def open_card(self, card_id: str) -> None:
         """Show a card's full text."""
-        self.push_screen(CardScreen(self.pack.card(card_id)))
+        self.push_screen(screens.CardScreen(self.pack.card(card_id)))
 
     def action_help(self) -> None:
-        if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen(help_sections(type(self.screen))))
+        if not isinstance(self.screen, screens.HelpScreen):
+            self.push_screen(screens.HelpScreen(help_sections(type(self.screen))))
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield SystemCommand("Help", "Every key of every screen", self.action_help)

@@ -11,14 +11,17 @@ from __future__ import annotations
 
 import argparse
 import getpass
+from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from domicile_p2p.cli import CommandError
-from domicile_p2p.packs import PackError, load_default_pack, load_pack
 from domicile_p2p.rules import MAX_INVESTIGATORS, Difficulty
-from domicile_tui.connect import TableDoor
 from domicile_tui.pacing import DEFAULT_MEAN, BotPace
 from domicile_tui.session import Role, SettingsError, TableSettings, clean_name
+
+if TYPE_CHECKING:
+    from domicile_tui.connect import TableDoor
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -103,14 +106,15 @@ def settings_from(args: argparse.Namespace) -> TableSettings:
 
 
 def door_from(args: argparse.Namespace) -> TableDoor:
+    """The door to tables the options ask for: the card pack loaded, the bots' pace."""
+    from domicile_p2p.packs import PackError, load_default_pack, load_pack
+    from domicile_tui.connect import TableDoor
+
+    pace = pace_from(args)
     try:
         pack = load_pack(args.pack) if args.pack is not None else load_default_pack()
     except PackError as error:
         raise CommandError(f"cannot use the card pack: {error}") from None
-    try:
-        pace = BotPace(args.bot_delay)
-    except ValueError as error:
-        raise CommandError(str(error)) from None
     return TableDoor(
         pack=pack,
         pace=pace,
@@ -121,29 +125,47 @@ def door_from(args: argparse.Namespace) -> TableDoor:
     )
 
 
+def pace_from(args: argparse.Namespace) -> BotPace:
+    try:
+        return BotPace(args.bot_delay)
+    except ValueError as error:
+        raise CommandError(str(error)) from None
+
+
+def open_door(args: argparse.Namespace, settings: TableSettings) -> TableDoor:
+    """The door, checked against the table in ``settings``, and what its tables run on."""
+    from domicile_p2p.packs import PackError
+    from domicile_p2p.rules import DIFFICULTY_RULES
+
+    door = door_from(args)
+    extra_cards = DIFFICULTY_RULES[settings.difficulty].extra_tableau_cards
+    try:
+        door.pack.check_table(settings.investigators, settings.investigators + extra_cards)
+    except PackError as error:
+        raise CommandError(f"the card pack cannot serve this table: {error}") from None
+    door.load()
+    return door
+
+
 def play(args: argparse.Namespace) -> int:
+    """Show the first screen at once; the card pack, the game and the network load behind it.
+
+    A pack of one's own (``--pack``) is loaded first, so that its errors come before the
+    screen; the built-in pack loads in the app's first moments (see ``DomicileApp``).
+    """
     from domicile_tui.app import DomicileApp
 
     settings = settings_from(args)
-    door = door_from(args)
-    try:
-        door.pack.check_table(
-            settings.investigators,
-            settings.investigators + _extra_cards(settings.difficulty),
-        )
-    except PackError as error:
-        raise CommandError(f"the card pack cannot serve this table: {error}") from None
+    pace_from(args)  # a bad delay is a one-line error before the screen too
+    opener = partial(open_door, args, settings)
     app = DomicileApp(
-        door,
+        opener() if args.pack is not None else opener,
         defaults=settings,
         open_at_once=not args.menu,
         offline=args.offline,
+        lan=not args.offline,
     )
     app.run()
+    if app.door_failure is not None:
+        raise app.door_failure
     return 0
-
-
-def _extra_cards(difficulty: Difficulty) -> int:
-    from domicile_p2p.rules import DIFFICULTY_RULES
-
-    return DIFFICULTY_RULES[difficulty].extra_tableau_cards

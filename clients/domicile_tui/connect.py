@@ -7,6 +7,7 @@ this laptop and a table joined across the LAN.
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -55,6 +56,12 @@ class TableDoor:
     def identity(self) -> Identity:
         """This player's identity key, from the data directory (created on first use)."""
         return load_or_create_identity(self.home)
+
+    def load(self) -> None:
+        """Import what this door's tables run on (the network stack when the LAN is on), so
+        that opening one later does not hold up the screen."""
+        if self.lan:
+            importlib.import_module("domicile_tui.networked")
 
     def offline(self, settings: TableSettings) -> TableSession:
         return OfflineTable(

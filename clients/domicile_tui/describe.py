@@ -7,17 +7,23 @@ wording lives in one place and can be tested without a terminal.
 
 from __future__ import annotations
 
-from domicile_p2p.packs import Pack
+from typing import TYPE_CHECKING
+
 from domicile_p2p.rules import (
+    DIFFICULTY_RULES,
     GHOST,
     LAST_DAY,
     PHASE_DESCRIPTIONS,
+    Difficulty,
     GameState,
     Outcome,
     Phase,
     Stage,
     View,
 )
+
+if TYPE_CHECKING:
+    from domicile_p2p.packs import Pack
 
 
 def stage_title(state: GameState) -> str:
@@ -121,3 +127,17 @@ def _ghost_prompt(state: GameState) -> str:
     if state.phase is Phase.SEANCE:
         return "The séance is announced."
     return "Every investigator has dreams. Watch the markers move."
+
+
+def difficulty_note(difficulty: Difficulty, investigators: int) -> str:
+    """What a difficulty means at a table of ``investigators``: the tableau, the refreshes."""
+    rules = DIFFICULTY_RULES[difficulty]
+    cards = rules.tableau_size(investigators)
+    if rules.refreshes_per_game == 0 or rules.refreshes_per_round == 0:
+        refresh = "no hand refreshes"
+    elif rules.refreshes_per_game is None:
+        refresh = "one hand refresh a round"
+    else:
+        plural = "es" if rules.refreshes_per_game != 1 else ""
+        refresh = f"{rules.refreshes_per_game} hand refresh{plural} a game, one a round at most"
+    return f"{cards} cards per category on the tableau · {refresh}"

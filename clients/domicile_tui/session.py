@@ -23,9 +23,8 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
-from typing import Final, Protocol
+from typing import TYPE_CHECKING, Final, Protocol
 
-from domicile_p2p.net.wire import Starts
 from domicile_p2p.rules import (
     GHOST,
     MAX_CHAT_LENGTH,
@@ -35,6 +34,9 @@ from domicile_p2p.rules import (
     Difficulty,
     View,
 )
+
+if TYPE_CHECKING:
+    from domicile_p2p.net.wire import Starts  # the network stack, only where tables are
 
 MAX_NAME_LENGTH: Final = 24
 """A player's or a table's name, in characters."""
@@ -151,8 +153,9 @@ class LobbyInfo:
     takeover: bool = False
     """People who join with the code may take a bot's seat (only until the game starts:
     the seats' keys are bound when it does)."""
-    starts: Starts = Starts.FULL
-    """When a networked game begins: every seat held, the owner's start, or a lobby wait."""
+    starts: Starts | None = None
+    """When a networked game begins: every seat held, the owner's start, or a lobby wait
+    (``None``: not said, as at an offline table, which its player starts)."""
 
     @property
     def investigators(self) -> int:

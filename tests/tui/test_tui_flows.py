@@ -403,9 +403,9 @@ async def test_no_color_keeps_every_mark_readable(monkeypatch: pytest.MonkeyPatc
 def test_every_key_a_screen_binds_is_in_its_help() -> None:
     from textual.binding import Binding
 
-    from domicile_tui.app import SCREENS
+    from domicile_tui.app import every_screen
 
-    for screen in SCREENS:
+    for screen in every_screen():
         helped = {key for entry in screen.HELP_KEYS for key in entry.keys}  # type: ignore[attr-defined]
         for binding in Binding.make_bindings(screen.BINDINGS):
             assert binding.key in helped, f"{screen.__name__} binds {binding.key} without help"

@@ -1,1 +1,65 @@
-"""The screens of the client, one module each."""
+"""The screens of the client, one module each, each imported when first asked for.
+
+``screens.LobbyScreen`` imports ``screens.lobby`` on first use: a start-up
+loads the one screen it shows first, not the game's table, the séance and
+the end with all their widgets (see ``benchmarks/README.md``, client start-up).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from domicile_tui.screens.card import CardScreen
+    from domicile_tui.screens.confirm import ConfirmScreen
+    from domicile_tui.screens.culprit import CulpritScreen
+    from domicile_tui.screens.end import EndScreen
+    from domicile_tui.screens.export import ExportScreen
+    from domicile_tui.screens.ghost import GhostScreen
+    from domicile_tui.screens.help import HelpScreen
+    from domicile_tui.screens.investigator import InvestigatorScreen
+    from domicile_tui.screens.join import JoinScreen
+    from domicile_tui.screens.lobby import LobbyScreen
+    from domicile_tui.screens.seance import SeanceScreen
+    from domicile_tui.screens.setup import HostSetupScreen
+    from domicile_tui.screens.start import StartScreen
+
+_MODULES = {
+    "CardScreen": "card",
+    "ConfirmScreen": "confirm",
+    "CulpritScreen": "culprit",
+    "EndScreen": "end",
+    "ExportScreen": "export",
+    "GhostScreen": "ghost",
+    "HelpScreen": "help",
+    "InvestigatorScreen": "investigator",
+    "JoinScreen": "join",
+    "LobbyScreen": "lobby",
+    "SeanceScreen": "seance",
+    "HostSetupScreen": "setup",
+    "StartScreen": "start",
+}
+
+__all__ = [
+    "CardScreen",
+    "ConfirmScreen",
+    "CulpritScreen",
+    "EndScreen",
+    "ExportScreen",
+    "GhostScreen",
+    "HelpScreen",
+    "HostSetupScreen",
+    "InvestigatorScreen",
+    "JoinScreen",
+    "LobbyScreen",
+    "SeanceScreen",
+    "StartScreen",
+]
+
+
+def __getattr__(name: str) -> Any:
+    module = _MODULES.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{module}"), name)

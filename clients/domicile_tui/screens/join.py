@@ -197,7 +197,8 @@ class JoinScreen(TableScreen):
     @work(exclusive=True, group="discovery", exit_on_error=False)
     async def _look_again(self) -> None:
         try:
-            self.lan = tuple(await self.table.door.discover())
+            door = await self.table.open_door()
+            self.lan = tuple(await door.discover())
         except Exception:  # mDNS may be blocked on this network: joining by address still works
             self.lan = ()
 

@@ -16,12 +16,11 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import Static
 
-from domicile_p2p.net.wire import Starts
 from domicile_p2p.rules import GHOST
+from domicile_tui.describe import difficulty_note
 from domicile_tui.keys import HelpKeys
 from domicile_tui.personas import persona
 from domicile_tui.screens.base import TableScreen
-from domicile_tui.screens.setup import difficulty_note
 from domicile_tui.session import LobbyInfo, SeatInfo, SeatKind
 from domicile_tui.theme import FLOURISH, NO, YES
 from domicile_tui.widgets.status_bar import BottomBar
@@ -92,6 +91,15 @@ def joining_lines(lobby: LobbyInfo) -> Content:
     return Content("\n").join(lines)
 
 
+def lobby_title(table_name: str) -> Content:
+    return Content.assemble(
+        ("☾ ", "$primary"), (table_name, "bold $primary"), ("  lobby", "$text-muted")
+    )
+
+
+OPENING_HINT = Content.styled("Opening the table…", "italic $text-muted")
+
+
 class LobbyScreen(TableScreen):
     HELP_TITLE = "The lobby"
     HELP_KEYS: ClassVar[tuple[HelpKeys, ...]] = (
@@ -104,22 +112,21 @@ class LobbyScreen(TableScreen):
     ]
 
     def compose(self) -> ComposeResult:
+        # A table still opening (the app's first moments) shows its name and says so.
+        opening = self.table.opening
         with Vertical(id="lobby"):
-            yield Static(id="lobby-title")
+            yield Static(lobby_title(opening) if opening else "", id="lobby-title")
             yield Static(Content.styled(FLOURISH, "$secondary"), classes="flourish")
             yield Static(id="lobby-seats")
             yield Static(id="lobby-rules")
             yield Static(id="lobby-join")
-            yield Static(id="lobby-hint")
+            yield Static(OPENING_HINT if opening else "", id="lobby-hint")
         yield BottomBar(id="bottom").data_bind(status=LobbyScreen.status)
 
     def watch_lobby(self, lobby: LobbyInfo | None) -> None:
         if lobby is None:
             return
-        title = Content.assemble(
-            ("☾ ", "$primary"), (lobby.table_name, "bold $primary"), ("  lobby", "$text-muted")
-        )
-        self.query_one("#lobby-title", Static).update(title)
+        self.query_one("#lobby-title", Static).update(lobby_title(lobby.table_name))
         host_seat = lobby.your_seat if lobby.is_host else None
         seats = Content("\n").join(
             seat_line(info, host_seat=host_seat, takeover=lobby.takeover) for info in lobby.seats
@@ -153,6 +160,8 @@ class LobbyScreen(TableScreen):
             if open_seats:
                 text += f" Bots take the {open_seats} open seat{plural} when you start."
             return Content.styled(text, "bold $primary")
+        from domicile_p2p.net.wire import Starts  # a networked table: its stack is loaded
+
         if lobby.starts is Starts.OWNER:
             return Content.styled(
                 "Waiting for the host to start the game. Read the code out loud.", "bold $primary"

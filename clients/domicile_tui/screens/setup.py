@@ -21,26 +21,14 @@ from textual.widgets import (
     Static,
 )
 
-from domicile_p2p.rules import DIFFICULTY_RULES, GHOST, MAX_INVESTIGATORS, Difficulty
+from domicile_p2p.rules import GHOST, MAX_INVESTIGATORS, Difficulty
+from domicile_tui.describe import difficulty_note
 from domicile_tui.keys import HelpKeys
 from domicile_tui.personas import persona
 from domicile_tui.screens.base import TableScreen
 from domicile_tui.session import MAX_NAME_LENGTH, Role, SettingsError, TableSettings
 from domicile_tui.theme import FLOURISH
 from domicile_tui.widgets.toggles import MarkedCheckbox, MarkedRadioButton
-
-
-def difficulty_note(difficulty: Difficulty, investigators: int) -> str:
-    rules = DIFFICULTY_RULES[difficulty]
-    cards = rules.tableau_size(investigators)
-    if rules.refreshes_per_game == 0 or rules.refreshes_per_round == 0:
-        refresh = "no hand refreshes"
-    elif rules.refreshes_per_game is None:
-        refresh = "one hand refresh a round"
-    else:
-        plural = "es" if rules.refreshes_per_game != 1 else ""
-        refresh = f"{rules.refreshes_per_game} hand refresh{plural} a game, one a round at most"
-    return f"{cards} cards per category on the tableau · {refresh}"
 
 
 class HostSetupScreen(TableScreen):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -13,12 +13,13 @@ from textual.reactive import reactive
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from domicile_p2p.net.discovery import DiscoveredTable
-from domicile_p2p.net.wire import TableState
 from domicile_tui.keys import HelpKeys
 from domicile_tui.screens.base import TableScreen
 from domicile_tui.theme import FLOURISH, MANOR, TITLE
 from domicile_tui.widgets.status_bar import BottomBar
+
+if TYPE_CHECKING:  # the network stack loads after the first frame, with the door to tables
+    from domicile_p2p.net.discovery import DiscoveredTable
 
 TAGLINE = "a game of dreams, for one silent ghost and the investigators of its murder"
 LOOK_EVERY = 4.0
@@ -26,6 +27,8 @@ LOOK_EVERY = 4.0
 
 
 def table_entry(table: DiscoveredTable) -> Content:
+    from domicile_p2p.net.wire import TableState  # loaded with the table's discovery
+
     advert = table.advert
     state = {
         TableState.LOBBY: f"{advert.seats_free} of {advert.seats_total} seats free"
@@ -68,7 +71,7 @@ class StartScreen(TableScreen):
             yield Static(Content.styled(TITLE, "bold $primary"), id="title")
             yield Static(Content.styled(TAGLINE, "italic $text-muted"), id="tagline")
             yield Static(Content.styled(FLOURISH, "$secondary"), classes="flourish")
-            lan = self.table.door.lan
+            lan = self.table.lan
             with Center():
                 yield OptionList(*self._menu(lan), id="menu")
             if lan:
@@ -94,7 +97,7 @@ class StartScreen(TableScreen):
         ]
 
     def on_mount(self) -> None:
-        if self.table.door.lan:
+        if self.table.lan:
             self._show_found()
             self.look_for_tables()
 
@@ -103,9 +106,10 @@ class StartScreen(TableScreen):
         """Keep the list of tables on the LAN fresh while the front door is open."""
         import asyncio
 
+        door = await self.table.open_door()
         while True:
             try:
-                self.found = tuple(await self.table.door.discover())
+                self.found = tuple(await door.discover())
             except Exception:  # mDNS is a convenience: a LAN that forbids it must not stop play
                 self.found = ()
             await asyncio.sleep(LOOK_EVERY)
@@ -156,13 +160,13 @@ class StartScreen(TableScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Without the LAN (--offline) the network's keys are not offered at all.
         if action in ("host", "join_code", "join_address"):
-            return self.table.door.lan
+            return self.table.lan
         return True
 
     def _lan_only(self) -> bool:
-        if not self.table.door.lan:
+        if not self.table.lan:
             self.notify("This is an offline session: play offline (O).", severity="warning")
-        return self.table.door.lan
+        return self.table.lan
 
     def action_host(self) -> None:
         if self._lan_only():
