@@ -9,15 +9,22 @@ round:
 
 - ``verify``: ``domicile_p2p.transcript.verify.verify(data)`` on the file's
   bytes, in this process (parsing, chain, signatures, the replay with the
-  Ghost's secrets: everything ``domicile verify`` checks);
+  Ghost's secrets: everything ``domicile verify`` checks), as
+  ``domicile verify`` runs it: signatures on a thread per CPU (``jobs``
+  below), the caller's included; its CPU time (every thread) is reported too;
+- ``verify, 1 thread``: the same with ``jobs=1`` (``domicile verify --jobs 1``);
 - ``floor`` (the anchor): every signature that transcript holds (the host's
   on every event, the player's on every action) checked once with
-  ``cryptography``'s Ed25519, messages and keys prepared beforehand: the
-  least any verifier of this format must spend.
+  ``cryptography``'s Ed25519 on one thread, messages and keys prepared
+  beforehand: the least any one-thread verifier of this format must spend.
 
-Target (issue 7): verify <= 1.2 x floor.  Interpreter start-up is reported
-apart: ``python -c pass``, ``python -c "import domicile_p2p.cli"`` and the
-wall time of a whole ``domicile verify FILE`` process.
+Target (issue 7): verify <= 1.2 x floor.  The verdict is on ``verify`` as
+``domicile verify`` runs it (wall time: what a user waits for); the
+one-thread figure is reported against the same floor (the same CPU budget as
+the floor) as a second target.  Interpreter start-up is reported apart:
+``python -c pass``, ``python -c "import domicile_p2p.cli"``, the import of
+everything ``domicile verify`` needs, and the wall time of a whole
+``domicile verify FILE`` process.
 """
 
 from __future__ import annotations
@@ -25,12 +32,14 @@ from __future__ import annotations
 import subprocess
 import sys
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from _common import Report, Target, Timing, interleaved, ms, parser, ratio, time_calls, venv_bin
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
+from domicile_p2p.transcript.batch import default_jobs
 from domicile_p2p.transcript.codec import Event
 from domicile_p2p.transcript.files import split_lines
 from domicile_p2p.transcript.ledger import read_genesis
@@ -64,7 +73,7 @@ def signatures(data: bytes) -> Signatures:
         assert event.host_sig is not None
         checks.append((host_key, bytes.fromhex(event.host_sig), event.host_message(table.game_id)))
         if event.seat is not None:
-            action = event.action(game)
+            action = event.action(game)  # its message encoded from the fields (as before)
             checks.append((seat_keys[event.seat], bytes.fromhex(action.sig), action.message()))
             player += 1
     return Signatures(tuple(checks), len(events), player)
@@ -110,16 +119,20 @@ def main(argv: list[str] | None = None) -> int:
     if args.quick:
         args.rounds, args.process_rounds = 1, 1
     sizes = args.investigators or [1, 3, 6]
+    jobs = default_jobs()
     report = Report(
         "verify",
-        {"rounds": args.rounds, "seed": args.seed, "investigators": sizes},
+        {"rounds": args.rounds, "seed": args.seed, "investigators": sizes, "jobs": jobs},
         (
             "investigators",
             "events",
             "signatures",
-            "verify ms",
+            f"verify ms ({jobs} threads)",
+            "its CPU ms",
+            "verify ms (1 thread)",
             "floor ms",
             "verify/floor",
+            "1 thread/floor",
             "one Ed25519 verify us",
             "`domicile verify` process ms",
         ),
@@ -132,6 +145,9 @@ def main(argv: list[str] | None = None) -> int:
             "import domicile_p2p.cli": process_wall(
                 [python, "-c", "import domicile_p2p.cli"], args.process_rounds
             ),
+            "import domicile_p2p.cli.verify (all `domicile verify` imports)": process_wall(
+                [python, "-c", "import domicile_p2p.cli.verify"], args.process_rounds
+            ),
         }
         for investigators in sizes:
             path = make_transcript(directory, investigators, args.seed)
@@ -141,24 +157,37 @@ def main(argv: list[str] | None = None) -> int:
             if not report_check.valid:
                 raise SystemExit(f"the selfplay transcript does not verify: {report_check.summary}")
 
-            def run_verify(data: bytes = data) -> None:
-                verify(data)
+            cpu: list[float] = []
+
+            def run_verify(data: bytes = data, cpu: list[float] = cpu) -> None:
+                started = time.process_time()  # every thread of the process
+                verify(data, jobs=jobs)
+                cpu.append(time.process_time() - started)
+
+            def run_alone(data: bytes = data) -> None:
+                verify(data, jobs=1)
 
             timings = interleaved(
-                {"verify": run_verify, "floor": prepared.verify_all}, rounds=args.rounds
+                {"verify": run_verify, "alone": run_alone, "floor": prepared.verify_all},
+                rounds=args.rounds,
             )
             count = len(prepared.checks)
             cli = process_wall(
                 [venv_bin("domicile"), "verify", str(path)], args.process_rounds
             ).median
             verify_s, floor_s = timings["verify"].median, timings["floor"].median
+            alone_s = timings["alone"].median
+            cpu_s = sorted(cpu)[len(cpu) // 2]
             report.row(
                 investigators,
                 prepared.host,
                 count,
                 ms(verify_s),
+                ms(cpu_s),
+                ms(alone_s),
                 ms(floor_s),
                 ratio(verify_s, floor_s),
+                ratio(alone_s, floor_s),
                 floor_s / count * 1e6,
                 ms(cli),
             )
@@ -167,16 +196,29 @@ def main(argv: list[str] | None = None) -> int:
                 "signatures": count,
                 "player_signatures": prepared.player,
                 "verify_s": verify_s,
+                "verify_cpu_s": cpu_s,
+                "verify_one_thread_s": alone_s,
                 "floor_s": floor_s,
                 "verify_over_floor": ratio(verify_s, floor_s),
+                "one_thread_over_floor": ratio(alone_s, floor_s),
                 "ed25519_verify_s": floor_s / count,
                 "cli_process_s": cli,
                 "cli_minus_python_s": cli - startup["python -c pass"].median,
             }
             report.targets.append(
                 Target(
-                    f"verify / signature floor, {investigators} investigator(s)",
+                    f"verify ({jobs} threads, as `domicile verify`) / signature floor, "
+                    f"{investigators} investigator(s)",
                     ratio(verify_s, floor_s),
+                    TARGET_RATIO,
+                    "lower",
+                    "x",
+                )
+            )
+            report.targets.append(
+                Target(
+                    f"verify on 1 thread / signature floor, {investigators} investigator(s)",
+                    ratio(alone_s, floor_s),
                     TARGET_RATIO,
                     "lower",
                     "x",

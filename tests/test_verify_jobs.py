@@ -209,3 +209,18 @@ def test_a_mutated_transcript_gets_the_same_report_on_any_number_of_threads(
     except CanonicalError:
         assume(False)
     reports(mutated)
+
+
+class _BrokenKey:
+    def verifies(self, signature: bytes, message: bytes) -> bool:
+        raise RuntimeError("no such key")
+
+
+@pytest.mark.parametrize("workers", [0, 2])
+def test_an_error_on_any_thread_reaches_the_caller(workers: int) -> None:
+    checks = [(_BrokenKey(), b"", b"")] * (3 * CHUNK)
+    with (
+        SignatureBatch(checks, workers=workers) as batch,  # type: ignore[arg-type]
+        pytest.raises(RuntimeError, match="no such key"),
+    ):
+        batch.verdicts()
