@@ -106,6 +106,41 @@ class _Partial:
         return self._target, self._rivals
 
 
+class _Reading:
+    """How the Ghost reads one investigator's question: the card they must find, the rival
+    cards still open to them, what the dreams they hold already say, and what each dream
+    card of the hand would add.
+
+    The hand is drawn back up between gives and keeps most of its cards, and a waiting
+    investigator's question stays the same all day, so each card is read once per question.
+    """
+
+    __slots__ = ("_cards", "_index", "_other_masks", "_target_mask", "key", "start")
+
+    def __init__(
+        self, index: MotifIndex, target: str, others: tuple[str, ...], held: tuple[str, ...]
+    ) -> None:
+        self.key = (target, others, held)
+        self._index = index
+        self._target_mask = index.mask(target)
+        self._other_masks = [index.mask(other) for other in others]
+        self._cards: dict[str, tuple[int, list[int], int]] = {}
+        self.start = (index.overlap_with(held, target), card_scores(index, held, others))
+        """The target's score and each rival's with the dreams held."""
+
+    def card(self, card: str) -> tuple[int, list[int], int]:
+        """What ``card`` adds to the target's score and to each rival's, and the most it
+        can add to the margin (the first minus the least of the second)."""
+        reading = self._cards.get(card)
+        if reading is None:
+            mask = self._index.mask(card)
+            to_target = (mask & self._target_mask).bit_count()
+            to_others = [(mask & other).bit_count() for other in self._other_masks]
+            reading = (to_target, to_others, to_target - min(to_others))
+            self._cards[card] = reading
+        return reading
+
+
 @dataclass(frozen=True, slots=True)
 class Plan:
     """A candidate give and how well it points."""
@@ -135,6 +170,8 @@ class GhostBot:
         self.scarce_refresh_below = scarce_refresh_below
         self._index: MotifIndex = motif_index(pack)
         self._memory = SeanceMemory()
+        self._readings: dict[int, _Reading] = {}
+        """The latest reading of each seat's question."""
 
     def act(self, view: View) -> Action | None:
         if view.seat != GHOST:
@@ -211,20 +248,17 @@ class GhostBot:
                 return None
             card = max(hand, key=lambda h: index.overlap(h, target))
             return Plan((card,), float("inf"), float("inf"))
-        held = investigator.dreams
-        masks = [index.mask(h) for h in hand]
-        target_mask = index.mask(target)
-        other_masks = [index.mask(o) for o in others]
-        to_target = [(mask & target_mask).bit_count() for mask in masks]
-        to_others = [[(mask & other).bit_count() for other in other_masks] for mask in masks]
+        reading = self._reading(seat, target, tuple(others), investigator.dreams)
+        cards = [reading.card(h) for h in hand]
+        to_target = [card[0] for card in cards]
+        to_others = [card[1] for card in cards]
         # A card can raise a give's margin by at most what it adds to the target minus the
         # least it adds to any rival.  A give whose bound cannot beat the best value so far
         # would not replace it (only a strictly greater value does), so its rivals are not
         # summed; a give is only scored exactly when its bound might beat the best.
-        gain = [score - min(rivals) for score, rivals in zip(to_target, to_others, strict=True)]
+        gain = [card[2] for card in cards]
         best_gain_from = [*_running_max_from_end(gain), float("-inf")]
-        start_rivals = card_scores(index, held, others)
-        start_target = index.overlap_with(held, target)
+        start_target, start_rivals = reading.start
         root = _Partial((), -1, None, start_target, start_rivals, start_target - max(start_rivals))
         # Grow the gives one card at a time (in hand order, so each set is seen once, in the
         # same order as always: ties go to the first best seen).
@@ -276,6 +310,15 @@ class GhostBot:
                         )
             layer = grown
         return best
+
+    def _reading(
+        self, seat: int, target: str, others: tuple[str, ...], held: tuple[str, ...]
+    ) -> _Reading:
+        reading = self._readings.get(seat)
+        if reading is None or reading.key != (target, others, held):
+            reading = _Reading(self._index, target, others, held)
+            self._readings[seat] = reading
+        return reading
 
     def _seance(self, state: GameState, ghost: GhostKnowledge) -> Seance:
         verdicts = []
