@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -152,3 +154,41 @@ def test_no_pack_checks_everything_else(tmp_path: Path, capsys: pytest.CaptureFi
     code, out, _ = run(capsys, str(path), "--no-pack")
     assert code == 0
     assert "· card pack" in out and "no card pack given" in out
+
+
+@pytest.mark.parametrize("tampered", [False, True])
+def test_jobs_1_prints_the_same_report(
+    played: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], tampered: bool
+) -> None:
+    path = _tampered(played, tmp_path) if tampered else played
+    capsys.readouterr()
+    alone = run(capsys, str(path), "--json", "--jobs", "1")
+    threaded = run(capsys, str(path), "--json", "--jobs", "3")
+    assert alone == threaded
+    assert alone[0] == (1 if tampered else 0)
+
+
+@pytest.mark.parametrize("jobs", ["0", "-2", "many"])
+def test_jobs_must_be_a_positive_number(
+    played: Path, capsys: pytest.CaptureFixture[str], jobs: str
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["verify", str(played), "--jobs", jobs])
+    assert exited.value.code == 2
+    assert "--jobs" in capsys.readouterr().err
+
+
+def test_verify_reads_no_entry_points_and_starts_no_executor(played: Path) -> None:
+    # Start-up: reading the installed entry points costs ~30 ms of imports
+    # (importlib.metadata), concurrent.futures ~7 ms; `domicile verify` needs neither.
+    probe = (
+        "import sys\n"
+        "from domicile_p2p.cli import main\n"
+        f"main(['verify', {str(played)!r}])\n"
+        "heavy = ('importlib.metadata', 'concurrent.futures')\n"
+        "print('LOADED', [m for m in heavy if m in sys.modules], file=sys.stderr)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=False
+    )
+    assert "LOADED []" in result.stderr, result.stderr

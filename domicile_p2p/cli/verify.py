@@ -4,6 +4,7 @@
     domicile verify game.jsonl --json     # one JSON object
     domicile verify game.jsonl --pack DIR # a game played with another card pack
     domicile verify game.jsonl --no-pack  # every check but the pack's (e.g. protocol vectors)
+    domicile verify game.jsonl --jobs 1   # check the signatures on this thread only
 
 Exit status: 0 when the transcript is valid, 1 when a check fails (the
 first failure names the event, who is at fault and why), 2 when the file
@@ -21,6 +22,7 @@ from typing import Any
 from domicile_p2p.canonical import CanonicalError, decode
 from domicile_p2p.cli import CommandError
 from domicile_p2p.packs import Pack, PackError, load_pack
+from domicile_p2p.transcript.batch import MAX_JOBS
 from domicile_p2p.transcript.errors import Check, NotATranscript
 from domicile_p2p.transcript.files import read_bytes, split_lines
 from domicile_p2p.transcript.packref import PackIdentity
@@ -53,7 +55,24 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         action="store_true",
         help="skip the card pack check (the transcript lists every card id the other checks need)",
     )
+    parser.add_argument(
+        "--jobs",
+        type=_jobs,
+        metavar="N",
+        help="threads that check signatures (default: one per CPU, at most "
+        f"{MAX_JOBS}); the report is the same for any N",
+    )
     parser.set_defaults(handler=run)
+
+
+def _jobs(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of threads") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("at least 1 thread")
+    return value
 
 
 def run(args: argparse.Namespace) -> int:
@@ -65,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             _print_json(_refusal(str(exc)))
         raise CommandError(str(exc)) from None
-    report = verify(data, pack=pack)
+    report = verify(data, pack=pack, jobs=args.jobs)
     if not report.recognized:
         if args.json:
             _print_json(report.to_json())
