@@ -51,6 +51,10 @@ _ChoiceInputs = tuple[int, Category, tuple[str, ...], frozenset[str], tuple[str,
 """What a Stage One choice depends on: the day, the category sought, its cards on the
 table, those ruled out, and the dreams held."""
 
+_AccusationInputs = tuple[int, tuple[tuple[str, ...], ...], frozenset[str], tuple[str, ...]]
+"""What a Stage Two accusation depends on: the day, the grouped tableau, the Characters
+wrongly accused, and the group's dreams."""
+
 
 class InvestigatorBot:
     """A policy for one investigator seat."""
@@ -65,9 +69,10 @@ class InvestigatorBot:
         self.temperature = temperature
         self._index: MotifIndex = motif_index(pack)
         self._memory = SeanceMemory()
-        # The last card chosen and everything the choice was made from: the bot is asked
-        # again for the same decision (to place, then to lock), and the answer is the same.
+        # The last choices and everything each was made from: the bot is asked again for
+        # the same decision (to place, then to lock), and the answer is the same.
         self._last_choice: tuple[_ChoiceInputs, str] | None = None
+        self._last_accusation: tuple[_AccusationInputs, str] | None = None
 
     def act(self, view: View) -> Action | None:
         if view.seat != self.seat:
@@ -130,9 +135,14 @@ class InvestigatorBot:
         return Lock(self.seat)
 
     def _choose_culprit(self, state: GameState) -> str:
-        groups = list(state.grouped_tableau)
+        groups = state.grouped_tableau
         accused = self._memory.accused_wrongly
-        open_groups = [group for group in groups if group[0] not in accused] or groups
+        inputs = (state.day, groups, accused, state.group_dreams)
+        if self._last_accusation is not None and self._last_accusation[0] == inputs:
+            return self._last_accusation[1]
+        open_groups = [group for group in groups if group[0] not in accused] or list(groups)
         scores = group_scores(self._index, state.group_dreams, open_groups)
         rng = random.Random(f"{self.seed}/{self.seat}/{state.day}/culprit")
-        return softmax_choice(rng, [group[0] for group in open_groups], scores, self.temperature)
+        choice = softmax_choice(rng, [group[0] for group in open_groups], scores, self.temperature)
+        self._last_accusation = (inputs, choice)
+        return choice

@@ -86,7 +86,7 @@ def _check_config(config: TableConfig, tableau: Tableau) -> None:
         raise errors.SetupError(
             f"a table has 1 to {MAX_INVESTIGATORS} investigators, not {config.investigators}"
         )
-    if len(set(config.dream_cards)) != len(config.dream_cards):
+    if len(config.dream_card_set) != len(config.dream_cards):
         raise errors.SetupError("the dream cards have a repeated id")
     size = config.rules.tableau_size(config.investigators)
     for category in CATEGORY_ORDER:
@@ -111,7 +111,9 @@ def _check_secret(config: TableConfig, tableau: Tableau, secret: SecretSetup) ->
             raise errors.SetupError(f"a column's {category.label} card is not on the tableau")
     if secret.culprit not in config.seats:
         raise errors.SetupError(f"the culprit column {secret.culprit} is not an investigator's")
-    if sorted(secret.deck) != sorted(config.dream_cards):
+    # The pack's ids are distinct (``_check_config``), so a deck of as many cards holding
+    # each of them is a permutation of them.
+    if len(secret.deck) != len(config.dream_cards) or set(secret.deck) != config.dream_card_set:
         raise errors.SetupError("the dream deck is not a permutation of the pack's dream cards")
 
 
