@@ -16,7 +16,7 @@ import secrets
 from collections.abc import Iterable
 from pathlib import Path
 
-from domicile_p2p.canonical import CanonicalError, decode
+from domicile_p2p.canonical import CanonicalError, canonical_object, decode
 from domicile_p2p.transcript.codec import Event
 from domicile_p2p.transcript.errors import MalformedEvent, NotATranscript
 
@@ -73,10 +73,12 @@ def split_lines(data: bytes) -> list[bytes]:
 
 def looks_like_transcript(first_line: bytes) -> bool:
     """True when ``first_line`` is a JSON object whose ``kind`` is ``genesis``."""
-    try:
-        value = decode(first_line)
-    except CanonicalError:
-        return False
+    value: object = canonical_object(first_line)  # the usual case, quickly; else any JSON
+    if value is None:
+        try:
+            value = decode(first_line)
+        except CanonicalError:
+            return False
     return isinstance(value, dict) and value.get("kind") == "genesis"
 
 
