@@ -213,6 +213,10 @@ def test_memory_learns_from_the_last_seance_and_from_the_found_cards(pack: Pack)
     assert state.phase is Phase.SEANCE
     listening = SeanceMemory()  # sees the locked markers just before the séance
     listening.observe(state)
+    seat_one_only = SeanceMemory(only=1)
+    seat_one_only.observe(state)
+    seat_two_only = SeanceMemory(only=2)
+    seat_two_only.observe(state)
     seance = ghost.act(view(state, GHOST))
     assert isinstance(seance, Seance)
     state = apply(state, seance)
@@ -220,6 +224,10 @@ def test_memory_learns_from_the_last_seance_and_from_the_found_cards(pack: Pack)
     listening.observe(state)
     assert listening.ruled_out(1, Category.CHARACTER) == {wrong_card}
     assert listening.ruled_out(2, Category.CHARACTER) == frozenset()
+    seat_one_only.observe(state)
+    assert seat_one_only.ruled_out(1, Category.CHARACTER) == {wrong_card}
+    seat_two_only.observe(state)  # watches only seat 2, whose guess was right
+    assert seat_two_only.ruled_out(1, Category.CHARACTER) == frozenset()
     # Without the verdict (it is gone two days later), the table still tells.
     later = replace(state, day=3, last_seance=())
     late.observe(later)

@@ -68,7 +68,7 @@ class InvestigatorBot:
         self.seed = seed
         self.temperature = temperature
         self._index: MotifIndex = motif_index(pack)
-        self._memory = SeanceMemory()
+        self._memory = SeanceMemory(only=seat)
         # The last choices and everything each was made from: the bot is asked again for
         # the same decision (to place, then to lock), and the answer is the same.
         self._last_choice: tuple[_ChoiceInputs, str] | None = None

@@ -34,9 +34,16 @@ class Guess:
 class SeanceMemory:
     """Guesses awaiting a verdict, and the wrong ones learnt so far."""
 
-    __slots__ = ("_accused_wrongly", "_pending", "_ruled_out")
+    __slots__ = ("_accused_wrongly", "_only", "_pending", "_ruled_out")
 
-    def __init__(self) -> None:
+    def __init__(self, only: int | None = None) -> None:
+        """Remember every seat's guesses, or ``only`` that seat's.
+
+        An investigator needs only its own: in Stage One only its own cards ruled
+        out matter to it, and in Stage Two a séance needs every marker locked on
+        the same Character, so its own guess of the day is the group's.
+        """
+        self._only = only
         self._pending: dict[int, Guess] = {}
         self._ruled_out: dict[tuple[int, Category], set[str]] = {}
         self._accused_wrongly: set[str] = set()
@@ -46,7 +53,11 @@ class SeanceMemory:
         self._resolve(state)
         if state.phase is Phase.ENDED:
             return
-        for seat, investigator in enumerate(state.investigators, start=1):
+        if self._only is not None:
+            watched = [(self._only, state.investigator(self._only))]
+        else:
+            watched = list(enumerate(state.investigators, start=1))
+        for seat, investigator in watched:
             if investigator.locked and investigator.marker is not None:
                 self.note(seat, state, investigator.marker)
 
