@@ -808,6 +808,8 @@ class PhaseResult:
     """The worst load generator's event-loop lag, p99: the floor under any latency it reports."""
     load_lag_max: float
     profile: dict[str, float] | None = None
+    gc_pauses: list[float] = field(default_factory=list)
+    """The host's garbage-collection pauses over 20 ms during the window, ms."""
 
     @property
     def events_per_s(self) -> float:
@@ -816,6 +818,18 @@ class PhaseResult:
     @property
     def capacity_per_core(self) -> float:
         return self.events_per_s / self.host_cores if self.host_cores > 0 else math.nan
+
+
+def _gc_pauses(servers: Sequence[Server]) -> list[float]:
+    """The host's logged garbage-collection pauses so far (``gc-pause``, ms), in order."""
+    pauses: list[float] = []
+    for server in servers:
+        with contextlib.suppress(FileNotFoundError):
+            for line in server.log.read_text().splitlines():
+                if '"gc-pause"' in line:
+                    with contextlib.suppress(ValueError, KeyError):
+                        pauses.append(float(json.loads(line)["ms"]))
+    return pauses
 
 
 def _cpu(servers: Sequence[Server]) -> float:
@@ -951,6 +965,7 @@ def run_kind(
                 child.stdin.flush()
             time.sleep(max(0.0, go + phase["warmup"] - time.monotonic()))
             before = _cpu(servers)
+            pauses_before = len(_gc_pauses(servers))
             load_before = sum(
                 (process_sample(child.pid) or process_sample_missing()).cpu for child in children
             )
@@ -962,6 +977,7 @@ def run_kind(
                 spy = _profile_host(servers[0].process.pid, phase["duration"] - 0.5, profile_path)
             time.sleep(phase["duration"])
             host_cores = (_cpu(servers) - before) / phase["duration"]
+            pauses = _gc_pauses(servers)[pauses_before:]
             load_after = sum(
                 (process_sample(child.pid) or process_sample_missing()).cpu for child in children
             )
@@ -986,6 +1002,7 @@ def run_kind(
                     max((r["loop_lag_p99"] or 0.0 for r in reports), default=0.0),
                     max((r["loop_lag_max"] or 0.0 for r in reports), default=0.0),
                     summarize_profile(profile_path) if spy is not None else None,
+                    pauses,
                 )
             )
             if number == len(phases) - 1:
@@ -1097,6 +1114,7 @@ def main(argv: list[str] | None = None) -> int:
             "peak MiB (sum)",
             "load gen cores",
             "load gen lag p99 ms",
+            "host GC pauses > 20 ms (max ms)",
             "failures",
         ),
     )
@@ -1152,6 +1170,7 @@ def main(argv: list[str] | None = None) -> int:
                         extra["peak_memory_bytes"] / 2**20,
                         result.load_cores,
                         ms(result.load_lag_p99),
+                        f"{len(result.gc_pauses)} ({max(result.gc_pauses, default=0):.0f})",
                         len(result.failures),
                     )
                     report.results[f"{kind}_k{tables}"][result.name] = {
@@ -1166,6 +1185,7 @@ def main(argv: list[str] | None = None) -> int:
                         "load_cores": result.load_cores,
                         "load_loop_lag_p99_s": result.load_lag_p99,
                         "load_loop_lag_max_s": result.load_lag_max,
+                        "host_gc_pauses_ms": result.gc_pauses,
                         "failures": result.failures,
                         "refused": result.refused,
                         "profile": result.profile,

@@ -42,6 +42,7 @@ from domicile_p2p.net.codes import MAX_TABLES, JoinCode, free_nameplate, new_cod
 from domicile_p2p.net.discovery import Advertiser, TableAdvert, advertised_addresses
 from domicile_p2p.net.errors import NetError, Refused, Unreachable
 from domicile_p2p.net.game import HostedGame
+from domicile_p2p.net.gc_pauses import PauseWatch
 from domicile_p2p.net.guard_outbox import OutboxLimits
 from domicile_p2p.net.host_session import HostLimits, HostSession
 from domicile_p2p.net.logs import LogSink
@@ -193,6 +194,7 @@ class RunningHost:
         self._failed = asyncio.Event()
         self.failure: str | None = None
         self._closed = False
+        self._pauses = PauseWatch(log)
 
     # ------------------------------------------------------------- tables
 
@@ -343,6 +345,8 @@ class RunningHost:
             await self._advertiser.start(self.port)
             for room in rooms:
                 self._advert_changed(room.nameplate)
+        # The garbage collector's pauses, kept short from here (gc_pauses.py).
+        self._pauses.install(asyncio.get_running_loop())
         # The lobbies open now (a table with a lobby wait counts from here).
         self.server.apply(session.tick(asyncio.get_running_loop().time()))
         for room in rooms:
@@ -422,6 +426,7 @@ class RunningHost:
         if self.server is not None:
             await self.server.close()
         self.store.close()
+        self._pauses.uninstall()
         self.log("stopped", {})
 
     # ------------------------------------------------------------- in-process players
