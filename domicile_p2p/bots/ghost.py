@@ -257,15 +257,24 @@ class GhostBot:
         # would not replace it (only a strictly greater value does), so its rivals are not
         # summed; a give is only scored exactly when its bound might beat the best.
         gain = [card[2] for card in cards]
-        best_gain_from = [*_running_max_from_end(gain), float("-inf")]
         start_target, start_rivals = reading.start
-        root = _Partial((), -1, None, start_target, start_rivals, start_target - max(start_rivals))
+        start_margin = start_target - max(start_rivals)
+        last_size = min(self.max_give, len(hand))
+        # So no give of ``size`` cards can beat the margin so far plus the ``size`` best
+        # gains: when none of those beats ``better_than``, there is nothing to search.
+        top_gains = sorted(gain, reverse=True)
+        if all(
+            start_margin + sum(top_gains[:size]) - self.extra_card_cost * (size - 1) <= better_than
+            for size in range(1, last_size + 1)
+        ):
+            return None
+        best_gain_from = [*_running_max_from_end(gain), float("-inf")]
+        root = _Partial((), -1, None, start_target, start_rivals, start_margin)
         # Grow the gives one card at a time (in hand order, so each set is seen once, in the
         # same order as always: ties go to the first best seen).
         layer = [root]
         best: Plan | None = None
         best_value = better_than
-        last_size = min(self.max_give, len(hand))
         for size in range(1, last_size + 1):
             cost = self.extra_card_cost * (size - 1)
             final = size == last_size
