@@ -278,6 +278,11 @@ class GhostBot:
         for size in range(1, last_size + 1):
             cost = self.extra_card_cost * (size - 1)
             final = size == last_size
+            # Before the last size, a give is kept for growing only if one more card might
+            # still beat the best so far: the test the last layer makes (below) with the
+            # best as it stands now, and the best only rises.
+            last_cost = cost + self.extra_card_cost
+            checked_before_last = size + 1 == last_size
             grown: list[_Partial] = []
             for partial in layer:
                 if final and partial.margin_bound + best_gain_from[partial.last + 1] - cost <= (
@@ -286,6 +291,8 @@ class GhostBot:
                     continue
                 for position in range(partial.last + 1, len(hand)):
                     bound = partial.margin_bound + gain[position]
+                    score: int | None = None  # with ``rivals``, summed only when needed
+                    rivals: list[int] | None = None
                     if bound - cost > best_value:
                         target_score, rival_scores = partial.scores(to_target, to_others)
                         score = target_score + to_target[position]
@@ -295,28 +302,22 @@ class GhostBot:
                         if value > best_value:
                             best = Plan((*partial.cards, hand[position]), margin, value)
                             best_value = value
-                        if not final:
-                            grown.append(
-                                _Partial(
-                                    (*partial.cards, hand[position]),
-                                    position,
-                                    partial,
-                                    score,
-                                    rivals,
-                                    margin,
-                                )
-                            )
-                    elif not final:
-                        grown.append(
-                            _Partial(
-                                (*partial.cards, hand[position]),
-                                position,
-                                partial,
-                                None,
-                                None,
-                                bound,
-                            )
+                        bound = margin
+                    if final or (
+                        checked_before_last
+                        and bound + best_gain_from[position + 1] - last_cost <= best_value
+                    ):
+                        continue
+                    grown.append(
+                        _Partial(
+                            (*partial.cards, hand[position]),
+                            position,
+                            partial,
+                            score,
+                            rivals,
+                            bound,
                         )
+                    )
             layer = grown
         return best
 
