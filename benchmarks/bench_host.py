@@ -808,8 +808,8 @@ class PhaseResult:
     """The worst load generator's event-loop lag, p99: the floor under any latency it reports."""
     load_lag_max: float
     profile: dict[str, float] | None = None
-    gc_pauses: list[float] = field(default_factory=list)
-    """The host's garbage-collection pauses over 20 ms during the window, ms."""
+    gc_pauses: list[tuple[int, float]] = field(default_factory=list)
+    """The host's garbage-collection pauses over 20 ms during the window: generation, ms."""
 
     @property
     def events_per_s(self) -> float:
@@ -820,15 +820,16 @@ class PhaseResult:
         return self.events_per_s / self.host_cores if self.host_cores > 0 else math.nan
 
 
-def _gc_pauses(servers: Sequence[Server]) -> list[float]:
-    """The host's logged garbage-collection pauses so far (``gc-pause``, ms), in order."""
-    pauses: list[float] = []
+def _gc_pauses(servers: Sequence[Server]) -> list[tuple[int, float]]:
+    """The host's logged garbage-collection pauses so far (``gc-pause``: generation, ms)."""
+    pauses: list[tuple[int, float]] = []
     for server in servers:
         with contextlib.suppress(FileNotFoundError):
             for line in server.log.read_text().splitlines():
                 if '"gc-pause"' in line:
-                    with contextlib.suppress(ValueError, KeyError):
-                        pauses.append(float(json.loads(line)["ms"]))
+                    with contextlib.suppress(ValueError, KeyError, TypeError):
+                        record = json.loads(line)
+                        pauses.append((int(record["generation"]), float(record["ms"])))
     return pauses
 
 
@@ -869,8 +870,8 @@ def _profile_host(pid: int, seconds: float, out: Path) -> subprocess.Popen[bytes
 
 PROFILE_CATEGORIES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("idle (waiting in select)", ("select (selectors.py", "select (")),
-    # os.fsync is C code: py-spy shows its Python caller, the host's append_durably.
-    ("fsync (event log: append_durably)", ("fsync", "append_durably (")),
+    # os.fdatasync is C code: py-spy shows its Python caller (the log's sync, in a disk thread).
+    ("fsync (event log, disk threads)", ("fsync", "fdatasync", "AppendLog.sync (")),
     ("signature checks (Ed25519 verify)", ("verify (cryptography", "verifies (")),
     ("signing (Ed25519 sign)", ("sign (cryptography", "sign (domicile_p2p/identity")),
     ("hashing (SHA-256 links, commitments)", ("hashlib", "tagged_hash", "digest (")),
@@ -881,6 +882,10 @@ PROFILE_CATEGORIES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("rules engine, ledger, table", ("rules/", "transcript/")),
     ("host session and server (routing, fan-out loops)", ("domicile_p2p/net/",)),
 )
+
+
+IDLE_POOL_THREAD = "_worker (concurrent/futures/thread.py:81)"
+"""The leaf frame of a pool thread waiting on its queue (CPython 3.11)."""
 
 
 def classify(frames: Sequence[str]) -> str:
@@ -894,13 +899,17 @@ def classify(frames: Sequence[str]) -> str:
 
 
 def summarize_profile(path: Path) -> dict[str, float]:
-    """Shares of py-spy's samples (raw collapsed stacks, idle included) by category."""
+    """Shares of py-spy's samples (raw collapsed stacks, idle included) by category.
+
+    The event loop's idle time counts; a pool thread waiting for work (the disk threads
+    between commits) does not: it is not time any event waits for.
+    """
     counts: dict[str, float] = {}
     total = 0
     with contextlib.suppress(FileNotFoundError):
         for line in path.read_text().splitlines():
             stack, _, number = line.rpartition(" ")
-            if not number.isdigit():
+            if not number.isdigit() or stack.endswith(IDLE_POOL_THREAD):
                 continue
             samples = int(number)
             total += samples
@@ -1170,7 +1179,7 @@ def main(argv: list[str] | None = None) -> int:
                         extra["peak_memory_bytes"] / 2**20,
                         result.load_cores,
                         ms(result.load_lag_p99),
-                        f"{len(result.gc_pauses)} ({max(result.gc_pauses, default=0):.0f})",
+                        _pause_summary(result.gc_pauses),
                         len(result.failures),
                     )
                     report.results[f"{kind}_k{tables}"][result.name] = {
@@ -1199,6 +1208,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     report.emit()
     return 0
+
+
+def _pause_summary(pauses: Sequence[tuple[int, float]]) -> str:
+    """``count (longest ms)`` of the host's long garbage-collection pauses."""
+    return f"{len(pauses)} ({max((took for _, took in pauses), default=0.0):.0f})"
 
 
 def _exit_on_signal(signum: int, frame: object) -> None:
