@@ -184,6 +184,11 @@ class DomicileApp(App[None]):
         self.set_class(not theme.dark, "-light-mode", update=False)
 
     def on_mount(self) -> None:
+        # Textual holds every repaint until its start-up is over: a screen shown from here
+        # would be laid out and rendered once in vain, so the first screen waits for that.
+        self.call_later(self._first_screen)
+
+    def _first_screen(self) -> None:
         open_at_once, offline = self._launch
         if open_at_once:
             self.sit_down(self.defaults, offline=offline)

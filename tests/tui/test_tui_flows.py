@@ -90,7 +90,9 @@ async def test_settings_that_cannot_make_a_table_are_explained() -> None:
 async def test_play_opens_the_lobby_at_once_and_enter_begins() -> None:
     app = make_app()
     async with app.run_test(size=WIDE) as pilot:
-        await wait_until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.is_mounted
+        )
         assert "offline table" in rendered(app.screen.query_one("#lobby-join", Static))
         await begin(pilot)
         assert isinstance(app.screen, InvestigatorScreen)
