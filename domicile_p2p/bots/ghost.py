@@ -28,7 +28,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations, permutations
-from operator import add
+from operator import add, getitem
 from typing import Final
 
 from domicile_p2p.bots.errors import BotMisuse
@@ -170,6 +170,7 @@ class GhostBot:
         self.scarce_refresh_below = scarce_refresh_below
         self._index: MotifIndex = motif_index(pack)
         self._memory = SeanceMemory()
+        self._random = random.Random(seed)
         self._readings: dict[int, _Reading] = {}
         """The latest reading of each seat's question."""
 
@@ -200,7 +201,10 @@ class GhostBot:
         return self.refresh_below
 
     def _rng(self, state: GameState, purpose: str) -> random.Random:
-        return random.Random(f"{self.seed}/ghost/{state.day}/{purpose}/{state.hand_size}")
+        # Reseeding one generator gives the very stream a new ``Random(text)`` would, for
+        # less than building one.
+        self._random.seed(f"{self.seed}/ghost/{state.day}/{purpose}/{state.hand_size}")
+        return self._random
 
     # --- Stage One -----------------------------------------------------------------
 
@@ -360,6 +364,7 @@ class GhostBot:
         base = group_scores(self._index, state.group_dreams, groups)
         fits = {card: group_scores(self._index, (card,), groups) for card in hand}
         points = {card: self._slot_points(card, culprit_group, rivals) for card in hand}
+        slot_orders = list(permutations(range(size)))
         best_cards: tuple[str, ...] = ()
         best_key = (float("-inf"), float("-inf"))
         for cards in combinations(hand, size):
@@ -369,10 +374,9 @@ class GhostBot:
             margin = scores[0] - max(scores[1:], default=0)
             if margin < best_key[0]:
                 continue  # how the cards point only decides between equal margins
-            pointing = max(
-                sum(points[dream][slot] for slot, dream in enumerate(order))
-                for order in permutations(cards)
-            )
+            # The best way to lay the cards on the slots: each card on a slot of its own.
+            rows = [points[dream] for dream in cards]
+            pointing = max(sum(map(getitem, rows, slots)) for slots in slot_orders)
             key = (float(margin), float(pointing))
             if key > best_key:
                 best_key, best_cards = key, cards

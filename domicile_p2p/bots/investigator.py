@@ -69,6 +69,7 @@ class InvestigatorBot:
         self.temperature = temperature
         self._index: MotifIndex = motif_index(pack)
         self._memory = SeanceMemory(only=seat)
+        self._random = random.Random(seed)
         # The last choices and everything each was made from: the bot is asked again for
         # the same decision (to place, then to lock), and the answer is the same.
         self._last_choice: tuple[_ChoiceInputs, str] | None = None
@@ -84,6 +85,14 @@ class InvestigatorBot:
         if state.stage is Stage.PLOT:
             return self._plot(state)
         return self._culprit(state)
+
+    def _rng(self, decision: str) -> random.Random:
+        """The generator of one decision, seeded by the bot's seed, its seat and ``decision``.
+
+        Reseeding one generator gives the very stream a new ``Random(text)`` would, for
+        less than building one."""
+        self._random.seed(f"{self.seed}/{self.seat}/{decision}")
+        return self._random
 
     # --- Stage One -----------------------------------------------------------------
 
@@ -107,7 +116,7 @@ class InvestigatorBot:
             return self._last_choice[1]
         candidates = [card for card in on_table if card not in ruled_out] or list(on_table)
         scores = card_scores(self._index, me.dreams, candidates)
-        rng = random.Random(f"{self.seed}/{self.seat}/{state.day}/{seeking.value}")
+        rng = self._rng(f"{state.day}/{seeking.value}")
         choice = softmax_choice(rng, candidates, scores, self.temperature)
         self._last_choice = (inputs, choice)
         return choice
@@ -142,7 +151,7 @@ class InvestigatorBot:
             return self._last_accusation[1]
         open_groups = [group for group in groups if group[0] not in accused] or list(groups)
         scores = group_scores(self._index, state.group_dreams, open_groups)
-        rng = random.Random(f"{self.seed}/{self.seat}/{state.day}/culprit")
+        rng = self._rng(f"{state.day}/culprit")
         choice = softmax_choice(rng, [group[0] for group in open_groups], scores, self.temperature)
         self._last_accusation = (inputs, choice)
         return choice
