@@ -44,7 +44,7 @@ from domicile_tui.session import (
     Verification,
     ViewChanged,
 )
-from domicile_tui.theme import CANDLELIGHT
+from domicile_tui.theme import CANDLELIGHT, FIRST_STYLES, TABLE_STYLES
 
 if TYPE_CHECKING:
     from domicile_p2p.packs import Pack
@@ -52,7 +52,6 @@ if TYPE_CHECKING:
     from domicile_tui.screens.help import HelpSection
     from domicile_tui.ticket import JoinTicket
 
-STYLES = Path(__file__).parent / "styles"
 CLOSE_TIMEOUT = 3.0
 """Seconds to leave the table cleanly when quitting."""
 
@@ -104,12 +103,7 @@ class DomicileApp(App[None]):
 
     TITLE = "Tortured Domicile"
     # Textual declares CSS_PATH without ClassVar; re-annotating it upsets mypy.
-    CSS_PATH = [  # noqa: RUF012
-        STYLES / "base.tcss",
-        STYLES / "front.tcss",
-        STYLES / "table.tcss",
-        STYLES / "modals.tcss",
-    ]
+    CSS_PATH = FIRST_STYLES
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("question_mark", "help", "Help", key_display="?"),
         Binding("ctrl+q", "quit", "Quit", priority=True, show=False),
@@ -194,9 +188,22 @@ class DomicileApp(App[None]):
             self.sit_down(self.defaults, offline=offline)
         else:
             self.show(screens.StartScreen())
+        self.call_after_refresh(self._load_table_styles)
         if self._door_opener is not None:
             # After the first frame: a person sees the screen before the game stack loads.
             self.call_after_refresh(self._open_door, self._door_opener)
+
+    def _load_table_styles(self) -> None:
+        """Parse the game's styles while the first screen is up (only theirs: the stylesheet
+        keeps what it parsed), so the table and its dialogs need no full re-parse later."""
+        stylesheet = self.stylesheet
+        paths = [Path(path) for path in TABLE_STYLES if not stylesheet.has_source(str(path))]
+        if not paths:
+            return
+        stylesheet.read_all(paths)
+        stylesheet.parse()
+        stylesheet.update(self)
+        self.css_path = [*self.css_path, *paths]  # watched too, under ``textual run --dev``
 
     @work(group="door", exit_on_error=False)
     async def _open_door(self, opener: DoorOpener) -> None:

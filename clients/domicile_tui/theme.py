@@ -8,9 +8,17 @@ speaks of ``$primary`` and ``$accent`` rather than of hex codes.
 
 from __future__ import annotations
 
+from pathlib import Path, PurePath
 from typing import Final
 
 from textual.theme import Theme
+
+STYLES: Final = Path(__file__).parent / "styles"
+FIRST_STYLES: Final[list[str | PurePath]] = [STYLES / "base.tcss", STYLES / "front.tcss"]
+"""The front door's and the lobby's styles: parsed before the first frame."""
+TABLE_STYLES: Final[list[str | PurePath]] = [STYLES / "table.tcss", STYLES / "modals.tcss"]
+"""The game's table and its dialogs: loaded right after the first frame, or by the first
+screen that needs them (their ``CSS_PATH``), whichever comes first."""
 
 CANDLELIGHT: Final = Theme(
     name="candlelight",

@@ -14,10 +14,11 @@ from textual.widgets import Static
 
 from domicile_p2p.packs import DreamCard, InvestigatorCard
 from domicile_tui.keys import HelpKeys
-from domicile_tui.theme import FLOURISH
+from domicile_tui.theme import FLOURISH, TABLE_STYLES
 
 
 class CardScreen(ModalScreen[None]):
+    CSS_PATH = TABLE_STYLES
     HELP_TITLE = "Reading a card"
     HELP_KEYS: ClassVar[tuple[HelpKeys, ...]] = (
         HelpKeys(("escape", "enter", "space", "q"), "put the card down"),

@@ -12,10 +12,11 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from domicile_tui.keys import HelpKeys
-from domicile_tui.theme import FLOURISH
+from domicile_tui.theme import FLOURISH, TABLE_STYLES
 
 
 class ConfirmScreen(ModalScreen[bool]):
+    CSS_PATH = TABLE_STYLES
     HELP_TITLE = "A question"
     HELP_KEYS: ClassVar[tuple[HelpKeys, ...]] = (
         HelpKeys(("y",), "yes"),

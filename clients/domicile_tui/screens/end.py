@@ -21,7 +21,7 @@ from domicile_tui.personas import persona
 from domicile_tui.screens.base import TableScreen
 from domicile_tui.screens.export import ExportScreen
 from domicile_tui.session import Reveal, Verification
-from domicile_tui.theme import FLOURISH, YES
+from domicile_tui.theme import FLOURISH, TABLE_STYLES, YES
 from domicile_tui.widgets.status_bar import BottomBar
 from domicile_tui.widgets.verification import VerificationReport
 
@@ -121,6 +121,7 @@ def export_suggestion(table_name: str, day: int) -> Path:
 
 
 class EndScreen(TableScreen):
+    CSS_PATH = TABLE_STYLES
     HELP_TITLE = "The end of the game"
     HELP_KEYS: ClassVar[tuple[HelpKeys, ...]] = (
         HelpKeys(("e",), "export the transcript to a file"),

@@ -14,10 +14,11 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from domicile_tui.keys import HelpKeys
-from domicile_tui.theme import FLOURISH
+from domicile_tui.theme import FLOURISH, TABLE_STYLES
 
 
 class ExportScreen(ModalScreen[Path | None]):
+    CSS_PATH = TABLE_STYLES
     HELP_TITLE = "Exporting the transcript"
     HELP_KEYS: ClassVar[tuple[HelpKeys, ...]] = (
         HelpKeys(("enter",), "write the transcript there"),

@@ -33,6 +33,7 @@ from domicile_tui.keys import HelpKeys
 from domicile_tui.personas import persona, seat_of_letter
 from domicile_tui.screens.base import TableScreen
 from domicile_tui.screens.confirm import ConfirmScreen
+from domicile_tui.theme import TABLE_STYLES
 from domicile_tui.widgets.card import CardTile
 from domicile_tui.widgets.chat import ChatPanel
 from domicile_tui.widgets.columns import ColumnRow, SecretColumns
@@ -88,6 +89,7 @@ def ghost_summary(view: View) -> Content:
 
 
 class GhostScreen(TableScreen):
+    CSS_PATH = TABLE_STYLES
     HELP_TITLE = "The Ghost's screen"
     HELP_KEYS: ClassVar[tuple[HelpKeys, ...]] = (
         HelpKeys(tuple(str(n) for n in range(1, 8)), "pick or unpick dream card N of your hand"),

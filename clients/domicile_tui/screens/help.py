@@ -13,7 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from domicile_tui.keys import HelpKeys
-from domicile_tui.theme import FLOURISH
+from domicile_tui.theme import FLOURISH, TABLE_STYLES
 
 HelpSection = tuple[str, Sequence[HelpKeys]]
 
@@ -30,6 +30,7 @@ def section_text(title: str, keys: Sequence[HelpKeys]) -> Content:
 
 
 class HelpScreen(ModalScreen[None]):
+    CSS_PATH = TABLE_STYLES
     HELP_TITLE = "This help"
     HELP_KEYS: ClassVar[tuple[HelpKeys, ...]] = (
         HelpKeys(("escape", "question_mark", "q"), "close the help"),

@@ -14,6 +14,7 @@ from textual.widgets import Static
 from domicile_p2p.packs import DreamCard, InvestigatorCard
 from domicile_p2p.rules import Lock, Place, Unlock
 from domicile_tui.screens.base import TableScreen
+from domicile_tui.theme import TABLE_STYLES
 from domicile_tui.widgets.card import CardTile
 from domicile_tui.widgets.chat import ChatPanel
 from domicile_tui.widgets.dream import DreamTile
@@ -37,6 +38,8 @@ def card_detail(card: InvestigatorCard | DreamCard | None) -> Content:
 
 class SeekerScreen(TableScreen):
     """An investigator's screen; subclasses say where the cards and the dreams are."""
+
+    CSS_PATH = TABLE_STYLES
 
     def focus_cards(self) -> None:
         """Put the focus on the first card worth looking at."""
