@@ -102,15 +102,18 @@ def may_act(state: GameState, seat: int) -> bool:
 
     The Ghost moves in the dreams and séance phases; an investigator moves
     a marker in the dreams (Stage One) and investigation phases, and in
-    Stage One only while still seeking a card.  Asking anyone else for an
-    action would only get ``None`` back.
+    Stage One only while still seeking a card and once served that day.
+    Asking anyone else for an action would only get ``None`` back.
     """
     position = (state.stage, state.phase)
     if seat == GHOST:
         return _GHOST_MOVES_AT[position]
     if not _MARKER_MOVES_AT[position]:
         return False
-    return state.stage is Stage.CULPRIT or not state.investigator(seat).done
+    if state.stage is Stage.CULPRIT:
+        return True
+    investigator = state.investigator(seat)
+    return investigator.served and not investigator.done
 
 
 def play(state: GameState, policies: Sequence[Policy]) -> GameState:
