@@ -236,6 +236,15 @@ async def test_a_wrong_code_is_refused_and_the_player_is_back_at_the_door(tmp_pa
         await host.close()
 
 
+async def test_the_front_door_says_once_that_it_looks_for_tables(tmp_path: Path) -> None:
+    app = DomicileApp(door(tmp_path), defaults=settings(), open_at_once=False, seance_step=0)
+    async with app.run_test(size=WIDE) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, StartScreen))
+        tables = app.screen.query_one("#lan-tables", OptionList)
+        prompts = [str(tables.get_option_at_index(i).prompt) for i in range(tables.option_count)]
+        assert prompts == ["Looking for tables… none yet"]
+
+
 async def test_tables_on_the_lan_are_listed_and_joined_from_the_front_door(
     tmp_path: Path,
 ) -> None:

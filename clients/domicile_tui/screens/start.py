@@ -118,13 +118,16 @@ class StartScreen(TableScreen):
         self._show_found()
 
     def _show_found(self) -> None:
+        # Read first: the first read of ``found`` calls ``watch_found`` (so this) once more,
+        # and in the middle of the list's refill it would list its entries twice.
+        found_tables = self.found
         found = self.query("#lan-tables")
         if not found:
             return  # not composed (the app is closing)
         tables = found.first(OptionList)
         highlighted = tables.highlighted
         tables.clear_options()
-        if not self.found:
+        if not found_tables:
             tables.add_option(
                 Option(
                     Content.styled("Looking for tables… none yet", "italic $text-muted"),
@@ -132,9 +135,9 @@ class StartScreen(TableScreen):
                 )
             )
             return
-        for index, table in enumerate(self.found):
+        for index, table in enumerate(found_tables):
             tables.add_option(Option(table_entry(table), id=f"table-{index}"))
-        if highlighted is not None and highlighted < len(self.found):
+        if highlighted is not None and highlighted < len(found_tables):
             tables.highlighted = highlighted
 
     @on(OptionList.OptionSelected, "#menu")
