@@ -81,6 +81,7 @@ from _common import (
 
 TABLES_PER_HOST = 1000
 TABLES_PER_LOAD_PROCESS = 125
+SETUP_TIMEOUT = 3600.0
 SEATS = 7
 INVESTIGATORS = SEATS - 1
 TARGET_P99_S = 0.050
@@ -711,18 +712,25 @@ def _wait_for_lines(
     raise RuntimeError(f"{process.args!r} did not start in time")
 
 
-def start_servers(kind: str, total: int, directory: Path, per_host: int) -> list[Server]:
+def start_servers(
+    kind: str, total: int, directory: Path, per_host: int, setup_timeout: float
+) -> list[Server]:
     """Start every server process; if any fails to come up, stop the ones already started."""
     servers: list[Server] = []
     try:
-        return _start_servers(kind, total, directory, per_host, servers)
+        return _start_servers(kind, total, directory, per_host, setup_timeout, servers)
     except BaseException:
         stop_servers(servers)
         raise
 
 
 def _start_servers(
-    kind: str, total: int, directory: Path, per_host: int, servers: list[Server]
+    kind: str,
+    total: int,
+    directory: Path,
+    per_host: int,
+    setup_timeout: float,
+    servers: list[Server],
 ) -> list[Server]:
     next_key = 0
     for index, count in enumerate(_split(total, per_host)):
@@ -743,6 +751,8 @@ def _start_servers(
                 "--investigators",
                 str(INVESTIGATORS),
                 "--no-advertise",
+                "--setup-timeout",
+                str(setup_timeout),
                 "--name",
                 f"Bench {index}",
                 "--data-dir",
@@ -927,7 +937,9 @@ def run_kind(
     args: Any,
     directory: Path,
 ) -> tuple[list[PhaseResult], dict[str, Any]]:
-    servers = start_servers(kind, tables, directory / f"{kind}-{tables}", args.tables_per_host)
+    servers = start_servers(
+        kind, tables, directory / f"{kind}-{tables}", args.tables_per_host, args.setup_timeout
+    )
     children: list[subprocess.Popen[str]] = []
     try:
         specs = [spec for server in servers for spec in server.tables]
@@ -1020,7 +1032,13 @@ def run_kind(
                     child.stdin.write("stop\n")
                     child.stdin.flush()
         memory = [process_sample(server.process.pid) for server in servers]
+        aborted = sum(
+            line.count('"setup-aborted"')
+            for server in servers
+            for line in server.log.read_text().splitlines()
+        )
         extra = {
+            "tables_aborted_in_setup": aborted,
             "processes": len(servers),
             "load_processes": len(children),
             "join_s": max(join_times),
@@ -1080,6 +1098,16 @@ def main(argv: list[str] | None = None) -> int:
         type=int,
         default=TABLES_PER_HOST,
         help=f"tables one host (and one anchor) process serves (default {TABLES_PER_HOST})",
+    )
+    options.add_argument(
+        "--setup-timeout",
+        type=float,
+        default=SETUP_TIMEOUT,
+        help=(
+            "the hosts' --setup-timeout: every table plays only once all K x 7 seats are "
+            "seated, minutes after the first tables filled, and the host's default (120 s) "
+            f"would abort those before play begins (default here {SETUP_TIMEOUT:g})"
+        ),
     )
     options.add_argument("--no-human", action="store_true", help="skip the human-pace phase")
     options.add_argument(

@@ -24,7 +24,9 @@ from domicile_p2p.cli import CommandError
 from domicile_p2p.identity import IdentityError, default_data_dir
 from domicile_p2p.net.codes import parse_code
 from domicile_p2p.net.errors import BadJoinCode, NetError
+from domicile_p2p.net.guard_setup import DEFAULT_SETUP_TIMEOUT
 from domicile_p2p.net.host import DEFAULT_PORT, HostConfig, HostError, start_host
+from domicile_p2p.net.host_session import HostLimits
 from domicile_p2p.net.logs import human_lines, json_lines
 from domicile_p2p.net.store import StoreError
 from domicile_p2p.rules import MAX_INVESTIGATORS, Difficulty
@@ -80,6 +82,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help=(
             "with --bots: keep the lobby open S seconds for people to take bot seats with the "
             "code before the game starts (default 0: start as soon as every seat is held)"
+        ),
+    )
+    parser.add_argument(
+        "--setup-timeout",
+        type=float,
+        default=DEFAULT_SETUP_TIMEOUT,
+        metavar="S",
+        help=(
+            "seconds a setup step may take before the game is aborted, naming who held it up "
+            f"(default {DEFAULT_SETUP_TIMEOUT:g})"
         ),
     )
     parser.add_argument(
@@ -141,6 +153,8 @@ def config_from(args: argparse.Namespace) -> HostConfig:
         raise CommandError("--bot-delay cannot be negative")
     if args.lobby_wait < 0:
         raise CommandError("--lobby-wait cannot be negative")
+    if not 0 < args.setup_timeout <= 86_400:
+        raise CommandError("--setup-timeout is more than 0 and at most 86400 seconds")
     delay = args.bot_delay if args.bot_delay is not None else (0.0 if args.headless else 1.5)
     config = HostConfig(
         data_dir=Path(args.data_dir) if args.data_dir else default_data_dir(),
@@ -157,6 +171,7 @@ def config_from(args: argparse.Namespace) -> HostConfig:
         resume=args.resume,
         bot_delay=delay,
         advertise=not args.no_advertise,
+        limits=HostLimits(setup_timeout=args.setup_timeout),
     )
     try:
         config.check()
