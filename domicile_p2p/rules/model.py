@@ -261,7 +261,11 @@ class GameState:
         """Seats that take part in this round (Stage One: those still seeking a card)."""
         if self.stage is Stage.CULPRIT:
             return tuple(self.config.seats)
-        return tuple(s for s in self.config.seats if not self.investigator(s).done)
+        return tuple(
+            seat
+            for seat, investigator in enumerate(self.investigators, start=1)
+            if not investigator.done
+        )
 
     @property
     def grouped_tableau(self) -> tuple[tuple[str, ...], ...]:
