@@ -43,6 +43,24 @@ class TableScreen(Screen[None]):
     HELP_KEYS: ClassVar[tuple[HelpKeys, ...]] = ()
     """The screen's keys, in words, for the help."""
 
+    def __init__(
+        self, name: str | None = None, id: str | None = None, classes: str | None = None
+    ) -> None:
+        super().__init__(name, id, classes)
+        # Begin with the breakpoint classes of the terminal's size: Textual sets them at the
+        # screen's first resize, after its widgets are styled, and restyles them all again.
+        try:
+            width, height = self.app.size
+        except RuntimeError:  # no app yet (built outside one): the first resize sets them
+            return
+        for breakpoints, size in (
+            (self.HORIZONTAL_BREAKPOINTS, width),
+            (self.VERTICAL_BREAKPOINTS, height),
+        ):
+            fitting = [(at, name) for at, name in breakpoints or () if size >= at]
+            if fitting:
+                self.set_class(True, max(fitting)[1], update=False)
+
     view: reactive[View | None] = reactive(None)
     lobby: reactive[LobbyInfo | None] = reactive(None)
     chat: reactive[tuple[ChatLine, ...]] = reactive(())
