@@ -389,10 +389,11 @@ class GhostBot:
     ) -> list[int]:
         """For each slot (Character, Location, Item): how well ``dream`` placed there points
         at the culprit's card and away from the rivals' best card of that slot."""
-        index = self._index
+        masks = self._index.masks
+        dream_mask = masks[dream]
         return [
-            index.overlap(dream, culprit[slot])
-            - max((index.overlap(dream, group[slot]) for group in rivals), default=0)
+            (dream_mask & masks[culprit[slot]]).bit_count()
+            - max(((dream_mask & masks[group[slot]]).bit_count() for group in rivals), default=0)
             for slot in range(len(culprit))
         ]
 
