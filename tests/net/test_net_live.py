@@ -115,3 +115,30 @@ async def test_one_host_serves_several_tables_each_with_its_own_code(tmp_path: P
         f"host/tables/{tables[0].nameplate}/bots/seat0/secrets/*"
     )
     assert oct(ghost_seed.stat().st_mode & 0o777) == "0o600", "the bot Ghost's seed is private"
+
+
+async def test_a_twelve_table_host_reads_each_tls_connection_with_a_small_buffer(
+    tmp_path: Path,
+) -> None:
+    """Twelve tables in one process (numbers past 9), and 32 KiB TLS reads per connection."""
+    from domicile_p2p.net.address import Address
+    from domicile_p2p.net.client import open_websocket
+    from domicile_p2p.net.server import TLS_READ_CHUNK
+
+    records: list[dict[str, Any]] = []
+    host = await _host(tmp_path, records, tables=12)
+    try:
+        numbers = sorted(table.nameplate for table in host.tables())
+        assert len(numbers) == 12 and max(numbers) >= 10
+        websocket, _fingerprint = await open_websocket(Address.parse(host.url))
+        try:
+            await websocket.recv()  # the welcome: the host has the connection
+            assert host.server is not None and host.server._server is not None
+            [served] = host.server._server.connections
+            protocol = served.transport._ssl_protocol  # type: ignore[attr-defined]
+            assert protocol.max_size == TLS_READ_CHUNK
+            assert len(protocol._ssl_buffer) == TLS_READ_CHUNK
+        finally:
+            await websocket.close()
+    finally:
+        await host.close()
