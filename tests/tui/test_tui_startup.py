@@ -1,0 +1,67 @@
+"""The app's first moments: the first screen before the door to tables is open, and after."""
+
+from __future__ import annotations
+
+import threading
+
+from textual.widgets import Static
+from tui_support import door, rendered, settings, wait_until
+
+from domicile_p2p.cli import CommandError
+from domicile_tui.app import DomicileApp
+from domicile_tui.connect import TableDoor
+from domicile_tui.screens.lobby import LobbyScreen
+
+WIDE = (120, 40)
+
+
+async def test_the_lobby_shows_its_table_while_the_door_opens_then_fills_in() -> None:
+    release = threading.Event()
+
+    def slow_door() -> TableDoor:
+        release.wait(10)
+        return door()
+
+    app = DomicileApp(slow_door, defaults=settings(), open_at_once=True, offline=True, lan=False)
+    async with app.run_test(size=WIDE) as pilot:
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.is_mounted
+        )
+        await pilot.pause()
+        title = app.screen.query_one("#lobby-title", Static)
+        hint = app.screen.query_one("#lobby-hint", Static)
+        assert rendered(title) == "☾ Hollowmere  lobby"
+        assert rendered(hint) == "Opening the table…"
+        assert app.status.text == "Opening the table…" and app.door is None
+        release.set()
+        await wait_until(pilot, lambda: app.lobby is not None, what="the table's lobby")
+        await pilot.pause()
+        assert rendered(title) == "☾ Hollowmere  lobby"
+        assert rendered(hint) == "Press Enter to light the candles and begin."
+        assert "Ada" in rendered(app.screen.query_one("#lobby-seats", Static))
+
+
+async def test_a_door_that_cannot_open_ends_the_app_and_says_why() -> None:
+    def broken_door() -> TableDoor:
+        raise CommandError("the card pack cannot serve this table: too few cards")
+
+    app = DomicileApp(broken_door, defaults=settings(), open_at_once=True, offline=True)
+    async with app.run_test(size=WIDE) as pilot:
+        await wait_until(pilot, lambda: app.door_failure is not None, what="the failure")
+    assert app.return_code == 2
+    assert str(app.door_failure) == "the card pack cannot serve this table: too few cards"
+
+
+async def test_the_front_door_offers_the_lan_before_the_door_is_open() -> None:
+    release = threading.Event()
+
+    def slow_door() -> TableDoor:
+        release.wait(10)
+        return door()
+
+    app = DomicileApp(slow_door, defaults=settings(), open_at_once=False, lan=True)
+    async with app.run_test(size=WIDE) as pilot:
+        await wait_until(pilot, lambda: app.screen.query("#lan-tables"), what="the LAN list")
+        assert app.door is None
+        release.set()
+        await wait_until(pilot, lambda: app.door is not None, what="the door")
