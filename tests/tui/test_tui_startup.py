@@ -61,7 +61,7 @@ async def test_the_front_door_offers_the_lan_before_the_door_is_open() -> None:
 
     app = DomicileApp(slow_door, defaults=settings(), open_at_once=False, lan=True)
     async with app.run_test(size=WIDE) as pilot:
-        await wait_until(pilot, lambda: app.screen.query("#lan-tables"), what="the LAN list")
+        await wait_until(pilot, lambda: bool(app.screen.query("#lan-tables")), what="the LAN list")
         assert app.door is None
         release.set()
         await wait_until(pilot, lambda: app.door is not None, what="the door")
