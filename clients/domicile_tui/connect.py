@@ -11,17 +11,19 @@ import importlib
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from domicile_p2p.bots import make_policy
 from domicile_p2p.identity import Identity, default_data_dir, load_or_create_identity
-from domicile_p2p.net.discovery import DiscoveredTable, discover
-from domicile_p2p.net.wire import Role as WireRole
 from domicile_p2p.packs import Pack
 from domicile_tui.local_game import PolicyFactory
 from domicile_tui.offline import OfflineTable
 from domicile_tui.pacing import SEANCE_PAUSE, BotPace
 from domicile_tui.session import Role, TableSession, TableSettings
 from domicile_tui.ticket import JoinTicket
+
+if TYPE_CHECKING:  # the network stack: only a door to the LAN loads it (see ``load``)
+    from domicile_p2p.net.discovery import DiscoveredTable
 
 DISCOVERY_WINDOW = 2.0
 """Seconds one look for tables on the LAN listens for answers."""
@@ -61,6 +63,7 @@ class TableDoor:
         """Import what this door's tables run on (the network stack when the LAN is on), so
         that opening one later does not hold up the screen."""
         if self.lan:
+            importlib.import_module("domicile_p2p.net.discovery")
             importlib.import_module("domicile_tui.networked")
 
     def offline(self, settings: TableSettings) -> TableSession:
@@ -97,6 +100,7 @@ class TableDoor:
 
     def join(self, ticket: JoinTicket, name: str, role: Role | None) -> TableSession:
         """A seat at a table across the network (``role`` ``None``: any free seat)."""
+        from domicile_p2p.net.wire import Role as WireRole
         from domicile_tui.networked import NetworkTable  # the network stack, only when needed
 
         wire_role = WireRole.ANY if role is None else WireRole(role.value)
@@ -113,4 +117,6 @@ class TableDoor:
         """The tables advertised on the LAN right now (none when the LAN is off)."""
         if not self.lan:
             return []
+        from domicile_p2p.net.discovery import discover
+
         return await discover(DISCOVERY_WINDOW, self.interface)
