@@ -7,13 +7,24 @@ table's game), so a full collection takes hundreds of milliseconds, and
 every player of every table waits for it (measured: 205 ms at 300 tables,
 ``benchmarks/README.md``).
 
-So the host moves what has survived a full collection out of the
-collector's way (``gc.freeze``): the next full collection visits only what
-was allocated since, and stays short.  The price: a reference cycle among
-frozen objects that becomes garbage is not freed until the next thaw, so
-every :data:`THAW_EVERY` seconds the host thaws everything, and the next
-full collection visits the whole heap once (one long pause, logged) and
-frees those cycles; then it freezes again.
+So the host moves what has survived a collection of the middle generation
+out of the collector's way (``gc.freeze``): no later collection visits it
+again, and full collections see only the few objects promoted since the last
+freeze.  The middle generation is collected after every
+:data:`MIDDLE_EVERY` young collections rather than CPython's 10: each of its
+collections visits what survived the young ones since the last, which at
+1,000 tables is the games' new long-lived objects (events, ledgers) of a few
+seconds; at 10 that took 23-35 ms every ~3 s (measured), a fifth as many
+objects a fifth as long.  What is frozen is then visited only twice (a young
+and a middle collection) instead of again at every full collection.
+
+The price: a reference cycle among frozen objects that becomes garbage is not
+freed until the next thaw, so every :data:`THAW_EVERY` seconds the host
+thaws everything and collects it at once (one long pause, logged: the whole
+heap, hundreds of milliseconds at 1,000 tables) and freezes what survives
+again.  Memory is so bounded by ten minutes of cyclic garbage; what dies
+without a cycle (nearly everything: the games' states, frames, buffers) is
+freed by its reference count at once, frozen or not.
 
 Every collection longer than a threshold is logged (``gc-pause``:
 generation, milliseconds), for the operator and ``benchmarks/bench_host.py``.
@@ -34,11 +45,14 @@ LONG_PAUSE: Final = 0.020
 """Seconds from which a collection is logged."""
 THAW_EVERY: Final = 600.0
 """Seconds between thaws: how long cyclic garbage among frozen objects may wait."""
-_OLDEST: Final = 2
+MIDDLE_EVERY: Final = 2
+"""Young collections between two collections of the middle generation (CPython: 10)."""
+FREEZE_FROM: Final = 1
+"""The survivors of a collection of this generation or an older one are frozen."""
 
 
 class PauseWatch:
-    """Freezes what survives full collections, thaws now and then, logs long pauses."""
+    """Freezes what survives middle and full collections, thaws now and then, logs long pauses."""
 
     def __init__(
         self, log: LogSink, threshold: float = LONG_PAUSE, thaw_every: float = THAW_EVERY
@@ -47,16 +61,20 @@ class PauseWatch:
         self._threshold = threshold
         self._thaw_every = thaw_every
         self._started = 0.0
+        self._began = 0.0
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thaw_timer: asyncio.TimerHandle | None = None
         self.longest = 0.0
-        self._noted: list[tuple[Any, float, Any, bool]] = []
+        self._noted: list[tuple[Any, float, Any, bool, float]] = []
+        self._thresholds: tuple[int, int, int] | None = None
 
     def install(self, loop: asyncio.AbstractEventLoop) -> None:
         """Start now: what the process holds after start-up is frozen at once."""
         if self._loop is not None:
             return
         self._loop = loop
+        young, _middle, old = self._thresholds = gc.get_threshold()
+        gc.set_threshold(young, MIDDLE_EVERY, old)
         gc.callbacks.append(self._callback)
         gc.collect()
         gc.freeze()
@@ -70,13 +88,17 @@ class PauseWatch:
             gc.callbacks.remove(self._callback)
         if self._thaw_timer is not None:
             self._thaw_timer.cancel()
+        if self._thresholds is not None:
+            gc.set_threshold(*self._thresholds)
+            self._thresholds = None
         gc.unfreeze()
 
     def _thaw(self) -> None:
-        """The next full collection visits everything (and frees old cycles)."""
+        """Visit everything once (and free the cycles that died frozen); freeze the rest."""
         if self._loop is None:
             return
         gc.unfreeze()
+        gc.collect()  # the one long pause; the watch freezes its survivors right after
         self._thaw_timer = self._loop.call_later(self._thaw_every, self._thaw)
 
     def _callback(self, phase: str, info: Mapping[str, Any]) -> None:
@@ -85,13 +107,15 @@ class PauseWatch:
         now = time.perf_counter()
         if phase == "start":
             self._started = now
+            self._began = time.time()
             return
         took = now - self._started
         self.longest = max(self.longest, took)
-        full = info.get("generation") == _OLDEST
-        if took < self._threshold and not full:
+        generation = info.get("generation", 0)
+        freeze = generation >= FREEZE_FROM
+        if took < self._threshold and not freeze:
             return
-        self._noted.append((info.get("generation"), took, info.get("collected"), full))
+        self._noted.append((generation, took, info.get("collected"), freeze, self._began))
         loop = self._loop
         if loop is not None:
             with contextlib.suppress(RuntimeError):  # the loop has closed meanwhile
@@ -99,11 +123,16 @@ class PauseWatch:
 
     def _after_collection(self) -> None:
         noted, self._noted = self._noted, []
-        for generation, took, collected, _full in noted:
+        for generation, took, collected, _full, began in noted:
             if took >= self._threshold:
                 self._log(
                     "gc-pause",
-                    {"generation": generation, "ms": round(1000 * took, 1), "collected": collected},
+                    {
+                        "generation": generation,
+                        "ms": round(1000 * took, 1),
+                        "collected": collected,
+                        "began_unix": round(began, 3),  # to match a pause with slow replies
+                    },
                 )
-        if self._loop is not None and any(full for *_rest, full in noted):
-            gc.freeze()  # what survived the full collection: out of the next one's way
+        if self._loop is not None and any(entry[3] for entry in noted):
+            gc.freeze()  # what survived a middle or full collection: out of every next one's way
