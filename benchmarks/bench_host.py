@@ -127,6 +127,8 @@ class Stats:
     """Per peer: send of the action to arrival of its event on one connection."""
     worst: list[float] = field(default_factory=list)
     """Per action: send to arrival on the last of the seven connections."""
+    slow: list[tuple[float, float]] = field(default_factory=list)
+    """Actions whose last peer waited over the target: (sent at, CLOCK_MONOTONIC; seconds)."""
     events: int = 0
     sent: int = 0
     refused: list[str] = field(default_factory=list)
@@ -200,6 +202,8 @@ class TableLoad:
                 del self.pending[(event.seat, event.counter)]
                 if self.window.inside(entry[0]):
                     self.stats.worst.append(entry[2])
+                    if entry[2] > TARGET_P99_S:
+                        self.stats.slow.append((entry[0], entry[2]))
                 self.notify()
         return parsed
 
@@ -565,7 +569,7 @@ async def load_child(plan: dict[str, Any]) -> dict[str, Any]:
     for phase in plan["phases"]:
         window.start = go + phase["warmup"]
         window.end = window.start + phase["duration"]
-        stats_before = (len(stats.latencies), len(stats.worst))
+        stats_before = (len(stats.latencies), len(stats.worst), len(stats.slow))
         pacer = _pace_bare if bare else _domicile_pacer(phase["pace"])
         await asyncio.gather(
             *(pacer(table, phase["pace"], plan["rate"], window.end) for table in tables)
@@ -581,6 +585,7 @@ async def load_child(plan: dict[str, Any]) -> dict[str, Any]:
                     "phase": phase["name"],
                     "latencies": [round(x, 6) for x in lat],
                     "worst": [round(x, 6) for x in worst],
+                    "slow": [[round(a, 4), round(b, 4)] for a, b in stats.slow[stats_before[2] :]],
                     "events": stats.events,
                     "sent": stats.sent,
                     "refused": stats.refused[:5],
@@ -713,12 +718,17 @@ def _wait_for_lines(
 
 
 def start_servers(
-    kind: str, total: int, directory: Path, per_host: int, setup_timeout: float
+    kind: str,
+    total: int,
+    directory: Path,
+    per_host: int,
+    setup_timeout: float,
+    nice: int = 0,
 ) -> list[Server]:
     """Start every server process; if any fails to come up, stop the ones already started."""
     servers: list[Server] = []
     try:
-        return _start_servers(kind, total, directory, per_host, setup_timeout, servers)
+        return _start_servers(kind, total, directory, per_host, setup_timeout, nice, servers)
     except BaseException:
         stop_servers(servers)
         raise
@@ -730,6 +740,7 @@ def _start_servers(
     directory: Path,
     per_host: int,
     setup_timeout: float,
+    nice: int,
     servers: list[Server],
 ) -> list[Server]:
     next_key = 0
@@ -761,7 +772,12 @@ def _start_servers(
         else:
             command = [sys.executable, __file__, "--bare-server", str(count), str(data)]
         with open(log, "wb") as out:
-            process = subprocess.Popen(command, stdout=out, stderr=subprocess.DEVNULL)
+            process = subprocess.Popen(
+                command,
+                stdout=out,
+                stderr=subprocess.DEVNULL,
+                preexec_fn=(lambda: os.setpriority(os.PRIO_PROCESS, 0, nice)) if nice else None,
+            )
         servers.append(Server(process, 0, [], log))
     for server in servers:  # started all at once above; now read what each announced
         index = servers.index(server)
@@ -820,6 +836,10 @@ class PhaseResult:
     profile: dict[str, float] | None = None
     gc_pauses: list[tuple[int, float]] = field(default_factory=list)
     """The host's garbage-collection pauses over 20 ms during the window: generation, ms."""
+    slow_causes: dict[str, float] = field(default_factory=dict)
+    """Actions over the target, by cause (``attribute_slow``), and the host's CPU wait."""
+    pauses_waiting: list[tuple[int, float, float]] = field(default_factory=list)
+    """Each long GC pause: generation, ms, and ms of it the host's loop waited for a CPU."""
 
     @property
     def events_per_s(self) -> float:
@@ -832,15 +852,80 @@ class PhaseResult:
 
 def _gc_pauses(servers: Sequence[Server]) -> list[tuple[int, float]]:
     """The host's logged garbage-collection pauses so far (``gc-pause``: generation, ms)."""
-    pauses: list[tuple[int, float]] = []
+    return [(generation, took) for generation, took, _ in _gc_pause_records(servers)]
+
+
+def _gc_pause_records(servers: Sequence[Server]) -> list[tuple[int, float, float]]:
+    """Generation, ms and start (CLOCK_MONOTONIC, from the logged wall-clock start)."""
+    to_monotonic = time.monotonic() - time.time()
+    pauses: list[tuple[int, float, float]] = []
     for server in servers:
         with contextlib.suppress(FileNotFoundError):
             for line in server.log.read_text().splitlines():
                 if '"gc-pause"' in line:
                     with contextlib.suppress(ValueError, KeyError, TypeError):
                         record = json.loads(line)
-                        pauses.append((int(record["generation"]), float(record["ms"])))
+                        began = float(record.get("began_unix", math.nan)) + to_monotonic
+                        pauses.append((int(record["generation"]), float(record["ms"]), began))
     return pauses
+
+
+class RunQueueWatch:
+    """Samples how long the host's event-loop thread has waited for a CPU (schedstat).
+
+    ``/proc/PID/task/PID/schedstat`` counts the nanoseconds a thread was runnable but
+    not running: time the host lost to other processes on the same cores, which
+    no change to the host can win back.  Sampled every few milliseconds from a thread
+    of this script, so that a slow action can be matched with the waits inside it.
+    """
+
+    def __init__(self, pid: int, every: float = 0.005) -> None:
+        self._path = Path(f"/proc/{pid}/task/{pid}/schedstat")
+        self._every = every
+        self.samples: list[tuple[float, float]] = []
+        self._stop = False
+        import threading
+
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+        self._thread.start()
+
+    def _sample(self) -> None:
+        while not self._stop:
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                waited = int(self._path.read_text().split()[1]) / 1e9
+                self.samples.append((time.monotonic(), waited))
+            time.sleep(self._every)
+
+    def stop(self) -> None:
+        self._stop = True
+        self._thread.join(1)
+
+    def waited(self, start: float, end: float) -> float:
+        """Seconds the thread waited for a CPU between ``start`` and ``end`` (sampled)."""
+        inside = [waited for moment, waited in self.samples if start <= moment <= end + self._every]
+        before = [waited for moment, waited in self.samples if moment < start]
+        if not inside:
+            return 0.0
+        return inside[-1] - (before[-1] if before else inside[0])
+
+
+def attribute_slow(
+    slow: Sequence[tuple[float, float]],
+    pauses: Sequence[tuple[int, float, float]],
+    run_queue: RunQueueWatch | None,
+) -> dict[str, float]:
+    """Why each action over the target was slow: a logged GC pause inside it, the host's
+    loop waiting >= 20 ms for a CPU inside it, or neither (the loop busy or blocked)."""
+    counts: dict[str, float] = {"slow": len(slow), "gc": 0, "cpu_wait": 0, "other": 0}
+    for sent, took in slow:
+        overlapping = [p for p in pauses if p[2] < sent + took and p[2] + p[1] / 1000 > sent]
+        if overlapping:
+            counts["gc"] += 1
+        elif run_queue is not None and run_queue.waited(sent, sent + took) >= 0.020:
+            counts["cpu_wait"] += 1
+        else:
+            counts["other"] += 1
+    return counts
 
 
 def _cpu(servers: Sequence[Server]) -> float:
@@ -938,7 +1023,12 @@ def run_kind(
     directory: Path,
 ) -> tuple[list[PhaseResult], dict[str, Any]]:
     servers = start_servers(
-        kind, tables, directory / f"{kind}-{tables}", args.tables_per_host, args.setup_timeout
+        kind,
+        tables,
+        directory / f"{kind}-{tables}",
+        args.tables_per_host,
+        args.setup_timeout,
+        args.server_nice,
     )
     children: list[subprocess.Popen[str]] = []
     try:
@@ -996,9 +1086,12 @@ def run_kind(
             )
             if args.profile and kind == "domicile" and number == len(phases) - 1:
                 spy = _profile_host(servers[0].process.pid, phase["duration"] - 0.5, profile_path)
+            window_start = time.monotonic()
+            run_queue = RunQueueWatch(servers[0].process.pid) if len(servers) == 1 else None
             time.sleep(phase["duration"])
             host_cores = (_cpu(servers) - before) / phase["duration"]
-            pauses = _gc_pauses(servers)[pauses_before:]
+            pause_records = _gc_pause_records(servers)[pauses_before:]
+            pauses = [(generation, took) for generation, took, _ in pause_records]
             load_after = sum(
                 (process_sample(child.pid) or process_sample_missing()).cpu for child in children
             )
@@ -1008,6 +1101,26 @@ def run_kind(
                 reports.append(json.loads(child.stdout.readline()))
             if spy is not None:
                 spy.wait(60)
+            if run_queue is not None:
+                run_queue.stop()
+            slow = [tuple(x) for r in reports for x in r.get("slow", [])]
+            causes = attribute_slow(slow, pause_records, run_queue)
+            if run_queue is not None:  # how much of each long pause the host spent waiting
+                pauses_waiting = [
+                    (
+                        generation,
+                        took,
+                        round(1000 * run_queue.waited(began, began + took / 1000), 1),
+                    )
+                    for generation, took, began in pause_records
+                ]
+            if run_queue is not None:
+                causes["host_cpu_wait_ms_per_s"] = round(
+                    1000
+                    * run_queue.waited(window_start, window_start + phase["duration"])
+                    / phase["duration"],
+                    1,
+                )
             results.append(
                 PhaseResult(
                     phase["name"],
@@ -1024,6 +1137,8 @@ def run_kind(
                     max((r["loop_lag_max"] or 0.0 for r in reports), default=0.0),
                     summarize_profile(profile_path) if spy is not None else None,
                     pauses,
+                    causes,
+                    pauses_waiting if run_queue is not None else [],
                 )
             )
             if number == len(phases) - 1:
@@ -1109,6 +1224,16 @@ def main(argv: list[str] | None = None) -> int:
             f"would abort those before play begins (default here {SETUP_TIMEOUT:g})"
         ),
     )
+    options.add_argument(
+        "--server-nice",
+        type=int,
+        default=0,
+        help=(
+            "niceness of the host and anchor processes (negative needs root): on a shared "
+            "machine, a stand-in for a host with a core of its own, ahead of the load "
+            "generators and whatever else runs"
+        ),
+    )
     options.add_argument("--no-human", action="store_true", help="skip the human-pace phase")
     options.add_argument(
         "--saturation",
@@ -1136,6 +1261,7 @@ def main(argv: list[str] | None = None) -> int:
             "duration_s": args.duration,
             "warmup_s": args.warmup,
             "tables_per_host_process": args.tables_per_host,
+            "server_nice": args.server_nice,
             "nofile": limit,
         },
         (
@@ -1152,6 +1278,7 @@ def main(argv: list[str] | None = None) -> int:
             "load gen cores",
             "load gen lag p99 ms",
             "host GC pauses > 20 ms (max ms)",
+            "slow actions: gc/cpu wait/other; host CPU wait ms/s",
             "failures",
         ),
     )
@@ -1208,6 +1335,7 @@ def main(argv: list[str] | None = None) -> int:
                         result.load_cores,
                         ms(result.load_lag_p99),
                         _pause_summary(result.gc_pauses),
+                        _causes_summary(result.slow_causes),
                         len(result.failures),
                     )
                     report.results[f"{kind}_k{tables}"][result.name] = {
@@ -1223,6 +1351,8 @@ def main(argv: list[str] | None = None) -> int:
                         "load_loop_lag_p99_s": result.load_lag_p99,
                         "load_loop_lag_max_s": result.load_lag_max,
                         "host_gc_pauses_ms": result.gc_pauses,
+                        "slow_actions_by_cause": result.slow_causes,
+                        "host_gc_pauses_generation_ms_cpu_wait_ms": result.pauses_waiting,
                         "failures": result.failures,
                         "refused": result.refused,
                         "profile": result.profile,
@@ -1241,6 +1371,15 @@ def main(argv: list[str] | None = None) -> int:
 def _pause_summary(pauses: Sequence[tuple[int, float]]) -> str:
     """``count (longest ms)`` of the host's long garbage-collection pauses."""
     return f"{len(pauses)} ({max((took for _, took in pauses), default=0.0):.0f})"
+
+
+def _causes_summary(causes: dict[str, float]) -> str:
+    if not causes:
+        return "-"
+    return (
+        f"{causes.get('slow', 0):.0f}: {causes.get('gc', 0):.0f}/{causes.get('cpu_wait', 0):.0f}/"
+        f"{causes.get('other', 0):.0f}; {causes.get('host_cpu_wait_ms_per_s', math.nan)}"
+    )
 
 
 def _exit_on_signal(signum: int, frame: object) -> None:
