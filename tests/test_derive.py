@@ -206,6 +206,67 @@ def test_a_shuffle_is_a_deterministic_permutation(key: bytes, name: str, items: 
     assert shuffle(key, name, tuple(items)) == once
 
 
+class ScriptedStream(ByteStream):
+    """A stream whose bytes are given: to put rejected words where a real key rarely does."""
+
+    __slots__ = ("_script",)
+
+    def __init__(self, words: Sequence[int]) -> None:
+        super().__init__(KEY, "scripted")
+        self._script = b"".join(word.to_bytes(4, "big") for word in words)
+
+    def read(self, count: int) -> bytes:
+        taken, self._script = self._script[:count], self._script[count:]
+        assert len(taken) == count, "the shuffle read past the words it needed"
+        return taken
+
+
+def scripted_reference_shuffle(words: Sequence[int], items: Sequence[str]) -> tuple[str, ...]:
+    remaining = iter(words)
+    result = list(items)
+    for index in range(len(result) - 1, 0, -1):
+        partner = reference_below(remaining, index + 1)
+        result[index], result[partner] = result[partner], result[index]
+    return tuple(result)
+
+
+def test_a_shuffle_skips_rejected_words_and_reads_no_further_than_its_draws() -> None:
+    # 2**32 - 1 is rejected for bounds 3, 5, 6 and 7 (not for 2 or 4: they divide 2**32).
+    rejected = U32 - 1
+    items = [f"card-{n}" for n in range(7)]
+    words = [rejected, 11, rejected, rejected, 5, rejected, 8, rejected, 3, 10, 4, rejected, 6]
+    # The bounds met: 7 (x, 11), 6 (x, x, 5), 5 (x, 8), 4 (x accepted: 4 divides 2**32),
+    # 3 (3), 2 (10); 4, x and 6 stay unread.
+    stream = ScriptedStream([*words, 99])
+    assert stream.shuffle(items) == scripted_reference_shuffle(words, items)
+    assert stream.read(16) == b"".join(w.to_bytes(4, "big") for w in (4, rejected, 6, 99))
+    assert ScriptedStream([rejected, 1]).shuffle("ab") in {("a", "b"), ("b", "a")}
+
+
+def test_a_shuffle_leaves_the_stream_where_one_draw_at_a_time_would() -> None:
+    items = [f"card-{n:03d}" for n in range(131)]
+    for skipped in (0, 3, 4, 30):
+        stream = ByteStream(KEY, f"after/{skipped}")
+        stream.read(skipped)
+        shuffled = stream.shuffle(items)
+        following = stream.read(10)
+        words = reference_words_from(KEY, f"after/{skipped}", skipped)
+        result = list(items)
+        for index in range(len(result) - 1, 0, -1):
+            partner = reference_below(words, index + 1)
+            result[index], result[partner] = result[partner], result[index]
+        assert shuffled == tuple(result)
+        rest = b"".join(word.to_bytes(4, "big") for word in islice(words, 3))
+        assert following == rest[:10]
+
+
+def reference_words_from(key: bytes, label_text: str, skipped: int) -> Iterator[int]:
+    """The stream read as u32 values after its first ``skipped`` bytes."""
+    stream = b"".join(islice(reference_blocks(key, label_text), 40))[skipped:]
+    for offset in range(0, len(stream) - 3, 4):
+        yield int.from_bytes(stream[offset : offset + 4], "big")
+
+
 def test_shuffle_leaves_its_input_alone() -> None:
     items = ["a", "b", "c", "d"]
     shuffle(KEY, "input", items)

@@ -18,7 +18,6 @@ partner drawn with ``below``.  Never ``random``, never a bare ``x % n``.
 from __future__ import annotations
 
 import hashlib
-import hmac
 import struct
 from collections.abc import Sequence
 from typing import TypeVar
@@ -28,6 +27,10 @@ T = TypeVar("T")
 KEY_BYTES = 32
 _BLOCK_BYTES = 32
 _U32_RANGE = 2**32
+_HASH_BLOCK_BYTES = 64  # SHA-256's input block: HMAC pads the key to this length
+_INNER_PAD = bytes(byte ^ 0x36 for byte in range(256))
+_OUTER_PAD = bytes(byte ^ 0x5C for byte in range(256))
+_PACK_COUNTER = struct.Struct(">Q").pack
 
 
 class DerivationError(ValueError):
@@ -35,9 +38,16 @@ class DerivationError(ValueError):
 
 
 class ByteStream:
-    """HMAC-SHA256 in counter mode over ``key`` and a domain ``label``."""
+    """HMAC-SHA256 in counter mode over ``key`` and a domain ``label``.
 
-    __slots__ = ("_buffer", "_counter", "_key", "_prefix")
+    HMAC is computed from its definition (RFC 2104) rather than with
+    ``hmac.new``: the key's inner and outer pads are hashed once, the inner
+    hash also takes the label once, and each block copies those two states.
+    That gives exactly ``hmac.new(key, prefix || u64be(i), sha256)`` at about a
+    quarter of the cost (a shuffle of the dream deck needs 17 blocks).
+    """
+
+    __slots__ = ("_buffer", "_counter", "_inner", "_offset", "_outer")
 
     def __init__(self, key: bytes, label: str) -> None:
         if len(key) != KEY_BYTES:
@@ -45,21 +55,41 @@ class ByteStream:
         if not label.isascii():
             raise DerivationError(f"label must be ASCII, got {label!r}")
         encoded = label.encode("ascii")
-        self._key = key
-        self._prefix = struct.pack(">I", len(encoded)) + encoded
+        padded_key = key.ljust(_HASH_BLOCK_BYTES, b"\x00")
+        self._inner = hashlib.sha256(padded_key.translate(_INNER_PAD))
+        self._inner.update(struct.pack(">I", len(encoded)) + encoded)
+        self._outer = hashlib.sha256(padded_key.translate(_OUTER_PAD))
         self._counter = 0
         self._buffer = b""
+        self._offset = 0
+
+    def _blocks(self, count: int) -> bytes:
+        """The next ``count`` blocks of the stream, joined."""
+        blocks = []
+        pack_counter = _PACK_COUNTER
+        for counter in range(self._counter, self._counter + count):
+            inner = self._inner.copy()
+            inner.update(pack_counter(counter))
+            outer = self._outer.copy()
+            outer.update(inner.digest())
+            blocks.append(outer.digest())
+        self._counter += count
+        return b"".join(blocks)
 
     def read(self, count: int) -> bytes:
         """The next ``count`` bytes of the stream."""
-        while len(self._buffer) < count:
-            block = hmac.new(
-                self._key, self._prefix + struct.pack(">Q", self._counter), hashlib.sha256
-            ).digest()
-            self._counter += 1
-            self._buffer += block
-        result, self._buffer = self._buffer[:count], self._buffer[count:]
-        return result
+        start = self._offset
+        missing = count - (len(self._buffer) - start)
+        if missing > 0:
+            # Keep only the unread tail, then make every block this read needs at once.
+            self._buffer = self._buffer[start:] + self._blocks(-(-missing // _BLOCK_BYTES))
+            start = 0
+        self._offset = start + count
+        return self._buffer[start : start + count]
+
+    def _words(self, count: int) -> tuple[int, ...]:
+        """The next ``count`` 4-byte big-endian words of the stream."""
+        return struct.unpack(f">{count}I", self.read(4 * count))
 
     def below(self, bound: int) -> int:
         """A uniformly distributed integer in ``[0, bound)``, ``1 <= bound <= 2**32``."""
@@ -67,16 +97,33 @@ class ByteStream:
             raise DerivationError(f"bound {bound} is outside 1..2**32")
         limit = _U32_RANGE - (_U32_RANGE % bound)
         while True:
-            (value,) = struct.unpack(">I", self.read(4))
+            value = int.from_bytes(self.read(4), "big")
             if value < limit:
-                return int(value % bound)
+                return value % bound
 
     def shuffle(self, items: Sequence[T]) -> tuple[T, ...]:
-        """A uniformly random permutation of ``items`` (Fisher-Yates, last index first)."""
+        """A uniformly random permutation of ``items`` (Fisher-Yates, last index first).
+
+        Each swap draws exactly as ``below(index + 1)`` would, but the words
+        are read a batch at a time: one per swap still to make, which is
+        exactly what the swaps consume unless a word is rejected, so the
+        stream is left where one draw at a time would leave it.
+        """
         result = list(items)
-        for index in range(len(result) - 1, 0, -1):
-            partner = self.below(index + 1)
-            result[index], result[partner] = result[partner], result[index]
+        index = len(result) - 1
+        words: tuple[int, ...] = ()
+        position = 0
+        while index > 0:
+            if position == len(words):
+                words = self._words(index)
+                position = 0
+            value = words[position]
+            position += 1
+            bound = index + 1
+            if value < _U32_RANGE - (_U32_RANGE % bound):
+                partner = value % bound
+                result[index], result[partner] = result[partner], result[index]
+                index -= 1
         return tuple(result)
 
 
