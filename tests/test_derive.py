@@ -241,6 +241,10 @@ def test_a_shuffle_skips_rejected_words_and_reads_no_further_than_its_draws() ->
     assert stream.shuffle(items) == scripted_reference_shuffle(words, items)
     assert stream.read(16) == b"".join(w.to_bytes(4, "big") for w in (4, rejected, 6, 99))
     assert ScriptedStream([rejected, 1]).shuffle("ab") in {("a", "b"), ("b", "a")}
+    # One rejection in the first batch, then a batch with none: the last swap's word comes
+    # from the second read.
+    words = [rejected, 11, 2, 3, 4, 5, 6]
+    assert ScriptedStream(words).shuffle(items) == scripted_reference_shuffle(words, items)
 
 
 def test_a_shuffle_leaves_the_stream_where_one_draw_at_a_time_would() -> None:

@@ -111,19 +111,22 @@ class ByteStream:
         """
         result = list(items)
         index = len(result) - 1
-        words: tuple[int, ...] = ()
-        position = 0
         while index > 0:
-            if position == len(words):
-                words = self._words(index)
-                position = 0
-            value = words[position]
-            position += 1
-            bound = index + 1
-            if value < _U32_RANGE - (_U32_RANGE % bound):
-                partner = value % bound
-                result[index], result[partner] = result[partner], result[index]
-                index -= 1
+            words = self._words(index)
+            if max(words) < _U32_RANGE - (index + 1):
+                # Every bound here is at most index + 1, and ``below(bound)`` rejects only
+                # words of at least 2**32 - (2**32 mod bound) > 2**32 - bound: no word of
+                # this batch is rejected, so each is its swap's draw as it stands.
+                for bound, value in zip(range(index + 1, 1, -1), words, strict=True):
+                    partner = value % bound
+                    result[bound - 1], result[partner] = result[partner], result[bound - 1]
+                break
+            for value in words:  # some word may be rejected (rare): the rule, draw by draw
+                bound = index + 1
+                if value < _U32_RANGE - (_U32_RANGE % bound):
+                    partner = value % bound
+                    result[index], result[partner] = result[partner], result[index]
+                    index -= 1
         return tuple(result)
 
 
