@@ -724,11 +724,14 @@ def start_servers(
     per_host: int,
     setup_timeout: float,
     nice: int = 0,
+    gc_thaw_every: float | None = None,
 ) -> list[Server]:
     """Start every server process; if any fails to come up, stop the ones already started."""
     servers: list[Server] = []
     try:
-        return _start_servers(kind, total, directory, per_host, setup_timeout, nice, servers)
+        return _start_servers(
+            kind, total, directory, per_host, setup_timeout, nice, gc_thaw_every, servers
+        )
     except BaseException:
         stop_servers(servers)
         raise
@@ -741,6 +744,7 @@ def _start_servers(
     per_host: int,
     setup_timeout: float,
     nice: int,
+    gc_thaw_every: float | None,
     servers: list[Server],
 ) -> list[Server]:
     next_key = 0
@@ -769,6 +773,8 @@ def _start_servers(
                 "--data-dir",
                 str(data),
             ]
+            if gc_thaw_every is not None:
+                command += ["--gc-thaw-every", str(gc_thaw_every)]
         else:
             command = [sys.executable, __file__, "--bare-server", str(count), str(data)]
         with open(log, "wb") as out:
@@ -1029,6 +1035,7 @@ def run_kind(
         args.tables_per_host,
         args.setup_timeout,
         args.server_nice,
+        args.gc_thaw_every,
     )
     children: list[subprocess.Popen[str]] = []
     try:
@@ -1234,6 +1241,11 @@ def main(argv: list[str] | None = None) -> int:
             "generators and whatever else runs"
         ),
     )
+    options.add_argument(
+        "--gc-thaw-every",
+        type=float,
+        help="the host's --gc-thaw-every (default: the host's, 600 s): short, to see a thaw",
+    )
     options.add_argument("--no-human", action="store_true", help="skip the human-pace phase")
     options.add_argument(
         "--saturation",
@@ -1262,6 +1274,7 @@ def main(argv: list[str] | None = None) -> int:
             "warmup_s": args.warmup,
             "tables_per_host_process": args.tables_per_host,
             "server_nice": args.server_nice,
+            "gc_thaw_every": args.gc_thaw_every,
             "nofile": limit,
         },
         (

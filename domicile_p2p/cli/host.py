@@ -24,6 +24,7 @@ from domicile_p2p.cli import CommandError
 from domicile_p2p.identity import IdentityError, default_data_dir
 from domicile_p2p.net.codes import parse_code
 from domicile_p2p.net.errors import BadJoinCode, NetError
+from domicile_p2p.net.gc_pauses import THAW_EVERY
 from domicile_p2p.net.guard_setup import DEFAULT_SETUP_TIMEOUT
 from domicile_p2p.net.host import DEFAULT_PORT, HostConfig, HostError, start_host
 from domicile_p2p.net.host_session import HostLimits
@@ -92,6 +93,17 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help=(
             "seconds a setup step may take before the game is aborted, naming who held it up "
             f"(default {DEFAULT_SETUP_TIMEOUT:g})"
+        ),
+    )
+    parser.add_argument(
+        "--gc-thaw-every",
+        type=float,
+        default=THAW_EVERY,
+        metavar="S",
+        help=(
+            "seconds between the garbage collector's visits of the whole heap, one long "
+            "pause each (hundreds of ms at 1,000 tables); between them, cyclic garbage among "
+            f"long-lived objects waits (default {THAW_EVERY:g})"
         ),
     )
     parser.add_argument(
@@ -172,6 +184,7 @@ def config_from(args: argparse.Namespace) -> HostConfig:
         bot_delay=delay,
         advertise=not args.no_advertise,
         limits=HostLimits(setup_timeout=args.setup_timeout),
+        gc_thaw_every=args.gc_thaw_every,
     )
     try:
         config.check()

@@ -42,7 +42,7 @@ from domicile_p2p.net.codes import MAX_TABLES, JoinCode, free_nameplate, new_cod
 from domicile_p2p.net.discovery import Advertiser, TableAdvert, advertised_addresses
 from domicile_p2p.net.errors import NetError, Refused, Unreachable
 from domicile_p2p.net.game import HostedGame
-from domicile_p2p.net.gc_pauses import PauseWatch
+from domicile_p2p.net.gc_pauses import THAW_EVERY, PauseWatch
 from domicile_p2p.net.guard_outbox import OutboxLimits
 from domicile_p2p.net.host_session import HostLimits, HostSession
 from domicile_p2p.net.logs import LogSink
@@ -96,6 +96,8 @@ class HostConfig:
     limits: HostLimits = field(default_factory=HostLimits)
     outbox: OutboxLimits = field(default_factory=OutboxLimits)
     """What the host keeps for a client that does not read (``guard_outbox.py``)."""
+    gc_thaw_every: float = THAW_EVERY
+    """Seconds between the collector's full visits of the heap (``gc_pauses.py``)."""
 
     def check(self) -> None:
         if not 1 <= self.tables <= MAX_TABLES:
@@ -115,6 +117,8 @@ class HostConfig:
             raise HostError(f"{self.port} is not a port number")
         if not 0 <= self.lobby_wait <= 86_400:
             raise HostError(f"a lobby wait is 0 to 86400 seconds, not {self.lobby_wait}")
+        if not 1 <= self.gc_thaw_every <= 86_400:
+            raise HostError(f"a GC thaw comes every 1 to 86400 seconds, not {self.gc_thaw_every}")
         if self.owner_starts and self.lobby_wait:
             raise HostError("a table either waits for its owner's start or for the lobby wait")
         for seat, name in self.bot_names.items():
@@ -194,7 +198,7 @@ class RunningHost:
         self._failed = asyncio.Event()
         self.failure: str | None = None
         self._closed = False
-        self._pauses = PauseWatch(log)
+        self._pauses = PauseWatch(log, thaw_every=config.gc_thaw_every)
 
     # ------------------------------------------------------------- tables
 

@@ -9,6 +9,7 @@ import pytest
 
 from domicile_p2p.cli import CommandError
 from domicile_p2p.cli.host import config_from, register
+from domicile_p2p.net.gc_pauses import THAW_EVERY
 from domicile_p2p.net.guard_setup import DEFAULT_SETUP_TIMEOUT
 from domicile_p2p.net.host import HostConfig
 
@@ -26,12 +27,15 @@ def test_a_host_takes_a_thousand_tables_and_a_setup_timeout(tmp_path: Path) -> N
     assert config.limits.setup_timeout == 900.0
     default = _config(tmp_path)
     assert default.limits.setup_timeout == DEFAULT_SETUP_TIMEOUT
+    assert default.gc_thaw_every == THAW_EVERY
+    assert _config(tmp_path, "--gc-thaw-every", "60").gc_thaw_every == 60.0
 
 
 @pytest.mark.parametrize(
     ("options", "reason"),
     [
         (("--setup-timeout", "0"), "setup-timeout"),
+        (("--gc-thaw-every", "0.5"), "GC thaw"),
         (("--tables", "10000"), "1 to 9999 tables"),
         (("--code", "10000-raven-lantern"), "1 to 9999"),
     ],
