@@ -170,7 +170,9 @@ class GhostBot:
         self.scarce_refresh_below = scarce_refresh_below
         self._index: MotifIndex = motif_index(pack)
         self._memory = SeanceMemory()
-        self._random = random.Random(seed)
+        # Built at the first decision, from that decision's seed: each decision seeds it
+        # anyway, and building one seeds it once already.
+        self._random: random.Random | None = None
         self._readings: dict[int, _Reading] = {}
         """The latest reading of each seat's question."""
 
@@ -201,9 +203,12 @@ class GhostBot:
         return self.refresh_below
 
     def _rng(self, state: GameState, purpose: str) -> random.Random:
-        # Reseeding one generator gives the very stream a new ``Random(text)`` would, for
-        # less than building one.
-        self._random.seed(f"{self.seed}/ghost/{state.day}/{purpose}/{state.hand_size}")
+        text = f"{self.seed}/ghost/{state.day}/{purpose}/{state.hand_size}"
+        if self._random is None:
+            self._random = random.Random(text)
+        else:
+            # Reseeding gives the very stream a new ``Random(text)`` would, for less.
+            self._random.seed(text)
         return self._random
 
     # --- Stage One -----------------------------------------------------------------

@@ -69,7 +69,9 @@ class InvestigatorBot:
         self.temperature = temperature
         self._index: MotifIndex = motif_index(pack)
         self._memory = SeanceMemory(only=seat)
-        self._random = random.Random(seed)
+        # Built at the first decision, from that decision's seed: each decision seeds it
+        # anyway, and building one seeds it once already.
+        self._random: random.Random | None = None
         # The last choices and everything each was made from: the bot is asked again for
         # the same decision (to place, then to lock), and the answer is the same.
         self._last_choice: tuple[_ChoiceInputs, str] | None = None
@@ -91,7 +93,11 @@ class InvestigatorBot:
 
         Reseeding one generator gives the very stream a new ``Random(text)`` would, for
         less than building one."""
-        self._random.seed(f"{self.seed}/{self.seat}/{decision}")
+        text = f"{self.seed}/{self.seat}/{decision}"
+        if self._random is None:
+            self._random = random.Random(text)
+        else:
+            self._random.seed(text)
         return self._random
 
     # --- Stage One -----------------------------------------------------------------
@@ -115,9 +121,12 @@ class InvestigatorBot:
         if self._last_choice is not None and self._last_choice[0] == inputs:
             return self._last_choice[1]
         candidates = [card for card in on_table if card not in ruled_out] or list(on_table)
-        scores = card_scores(self._index, me.dreams, candidates)
-        rng = self._rng(f"{state.day}/{seeking.value}")
-        choice = softmax_choice(rng, candidates, scores, self.temperature)
+        if len(candidates) == 1:
+            choice = candidates[0]  # what any draw would pick: no generator to seed
+        else:
+            scores = card_scores(self._index, me.dreams, candidates)
+            rng = self._rng(f"{state.day}/{seeking.value}")
+            choice = softmax_choice(rng, candidates, scores, self.temperature)
         self._last_choice = (inputs, choice)
         return choice
 
