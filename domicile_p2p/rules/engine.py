@@ -60,25 +60,25 @@ def new_game(config: TableConfig, tableau: Tableau, secret: SecretSetup | None =
     """
     _check_config(config, tableau)
     size = min(HAND_SIZE, len(config.dream_cards))
-    state = GameState(
+    secrets = None
+    if secret is not None:
+        _check_secret(config, tableau, secret)
+        secrets = Secrets(
+            columns=secret.columns,
+            culprit=secret.culprit,
+            hand=secret.deck[:size],
+            deck=secret.deck[size:],
+            discard=(),
+            reshuffle=secret.reshuffle,
+        )
+    return GameState(
         config=config,
         tableau=tableau,
         investigators=tuple(Investigator() for _ in config.seats),
         hand_size=size,
         deck_size=len(config.dream_cards) - size,
+        secrets=secrets,
     )
-    if secret is None:
-        return state
-    _check_secret(config, tableau, secret)
-    secrets = Secrets(
-        columns=secret.columns,
-        culprit=secret.culprit,
-        hand=secret.deck[:size],
-        deck=secret.deck[size:],
-        discard=(),
-        reshuffle=secret.reshuffle,
-    )
-    return replace(state, secrets=secrets)
 
 
 def _check_config(config: TableConfig, tableau: Tableau) -> None:

@@ -76,17 +76,48 @@ def bot_seed(seed: int, seat: int) -> int:
     return int.from_bytes(_digest(seed, "bot", seat)[:8], "big")
 
 
+@dataclass(frozen=True, slots=True)
+class _Table:
+    """What every game at one table shares: the pack it was built from, config, cards."""
+
+    pack: Pack
+    config: TableConfig
+    tableau_size: int
+    cards: dict[Category, tuple[str, ...]]
+
+
+# A simulation deals thousands of games at one table: its config (with the set of the
+# pack's dream ids) and card lists are built once.  Keyed by the pack's identity (hashing
+# a pack would read every card); the entry keeps its pack alive so the id stays its own.
+_TABLES: dict[tuple[int, int, Difficulty], _Table] = {}
+
+
+def _table(pack: Pack, investigators: int, difficulty: Difficulty) -> _Table:
+    key = (id(pack), investigators, difficulty)
+    table = _TABLES.get(key)
+    if table is None or table.pack is not pack:
+        config = TableConfig(
+            difficulty=difficulty,
+            investigator_names=tuple(
+                f"Investigator {seat}" for seat in range(1, investigators + 1)
+            ),
+            dream_cards=tuple(dream.id for dream in pack.dreams),
+        )
+        size = config.rules.tableau_size(investigators)
+        pack.check_table(investigators, size)
+        cards = {
+            category: tuple(card.id for card in pack.category(category.value))
+            for category in Category
+        }
+        table = _TABLES[key] = _Table(pack, config, size, cards)
+    return table
+
+
 def deal(pack: Pack, investigators: int, difficulty: Difficulty, seed: int) -> GameState:
     """The full state (with the Ghost's secrets) of day 1 of the game of ``seed``."""
-    config = TableConfig(
-        difficulty=difficulty,
-        investigator_names=tuple(f"Investigator {seat}" for seat in range(1, investigators + 1)),
-        dream_cards=tuple(dream.id for dream in pack.dreams),
-    )
-    size = config.rules.tableau_size(investigators)
-    pack.check_table(investigators, size)
-    cards = {category: [card.id for card in pack.category(category.value)] for category in Category}
-    tableau = deal_tableau(_digest(seed, "joint"), cards, size)
+    table = _table(pack, investigators, difficulty)
+    config = table.config
+    tableau = deal_tableau(_digest(seed, "joint"), table.cards, table.tableau_size)
     secret = deal_secrets(_digest(seed, "ghost"), config, tableau)
     return new_game(config, tableau, secret)
 
