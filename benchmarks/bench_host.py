@@ -844,8 +844,9 @@ class PhaseResult:
     """The host's garbage-collection pauses over 20 ms during the window: generation, ms."""
     slow_causes: dict[str, float] = field(default_factory=dict)
     """Actions over the target, by cause (``attribute_slow``), and the host's CPU wait."""
-    pauses_waiting: list[tuple[int, float, float]] = field(default_factory=list)
-    """Each long GC pause: generation, ms, and ms of it the host's loop waited for a CPU."""
+    pauses_waiting: list[tuple[int, float, float, int]] = field(default_factory=list)
+    """Each long GC pause: generation, ms, ms of it the host's loop waited for a CPU, and
+    how many objects it freed."""
 
     @property
     def events_per_s(self) -> float:
@@ -858,13 +859,13 @@ class PhaseResult:
 
 def _gc_pauses(servers: Sequence[Server]) -> list[tuple[int, float]]:
     """The host's logged garbage-collection pauses so far (``gc-pause``: generation, ms)."""
-    return [(generation, took) for generation, took, _ in _gc_pause_records(servers)]
+    return [(record[0], record[1]) for record in _gc_pause_records(servers)]
 
 
-def _gc_pause_records(servers: Sequence[Server]) -> list[tuple[int, float, float]]:
-    """Generation, ms and start (CLOCK_MONOTONIC, from the logged wall-clock start)."""
+def _gc_pause_records(servers: Sequence[Server]) -> list[tuple[int, float, float, int]]:
+    """Generation, ms, start (CLOCK_MONOTONIC, from the logged wall-clock start), collected."""
     to_monotonic = time.monotonic() - time.time()
-    pauses: list[tuple[int, float, float]] = []
+    pauses: list[tuple[int, float, float, int]] = []
     for server in servers:
         with contextlib.suppress(FileNotFoundError):
             for line in server.log.read_text().splitlines():
@@ -872,7 +873,14 @@ def _gc_pause_records(servers: Sequence[Server]) -> list[tuple[int, float, float
                     with contextlib.suppress(ValueError, KeyError, TypeError):
                         record = json.loads(line)
                         began = float(record.get("began_unix", math.nan)) + to_monotonic
-                        pauses.append((int(record["generation"]), float(record["ms"]), began))
+                        pauses.append(
+                            (
+                                int(record["generation"]),
+                                float(record["ms"]),
+                                began,
+                                int(record.get("collected") or 0),
+                            )
+                        )
     return pauses
 
 
@@ -917,7 +925,7 @@ class RunQueueWatch:
 
 def attribute_slow(
     slow: Sequence[tuple[float, float]],
-    pauses: Sequence[tuple[int, float, float]],
+    pauses: Sequence[tuple[int, float, float, int]],
     run_queue: RunQueueWatch | None,
 ) -> dict[str, float]:
     """Why each action over the target was slow: a logged GC pause inside it, the host's
@@ -1098,7 +1106,7 @@ def run_kind(
             time.sleep(phase["duration"])
             host_cores = (_cpu(servers) - before) / phase["duration"]
             pause_records = _gc_pause_records(servers)[pauses_before:]
-            pauses = [(generation, took) for generation, took, _ in pause_records]
+            pauses = [(record[0], record[1]) for record in pause_records]
             load_after = sum(
                 (process_sample(child.pid) or process_sample_missing()).cpu for child in children
             )
@@ -1118,8 +1126,9 @@ def run_kind(
                         generation,
                         took,
                         round(1000 * run_queue.waited(began, began + took / 1000), 1),
+                        collected,
                     )
-                    for generation, took, began in pause_records
+                    for generation, took, began, collected in pause_records
                 ]
             if run_queue is not None:
                 causes["host_cpu_wait_ms_per_s"] = round(
@@ -1365,7 +1374,9 @@ def main(argv: list[str] | None = None) -> int:
                         "load_loop_lag_max_s": result.load_lag_max,
                         "host_gc_pauses_ms": result.gc_pauses,
                         "slow_actions_by_cause": result.slow_causes,
-                        "host_gc_pauses_generation_ms_cpu_wait_ms": result.pauses_waiting,
+                        "host_gc_pauses_generation_ms_cpu_wait_ms_collected": (
+                            result.pauses_waiting
+                        ),
                         "failures": result.failures,
                         "refused": result.refused,
                         "profile": result.profile,
