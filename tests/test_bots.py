@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from itertools import permutations
 
 import pytest
 
 from domicile_p2p.bots import BotMisuse, GhostBot, InvestigatorBot, Policy, make_policy
+from domicile_p2p.bots.ghost import best_laying_of_three
 from domicile_p2p.bots.memory import SeanceMemory
 from domicile_p2p.bots.motifs import MotifIndex, motif_index
 from domicile_p2p.bots.reading import card_scores, softmax_choice
@@ -349,3 +351,14 @@ def test_softmax_choice_is_an_argmax_when_cold_and_spreads_when_warm() -> None:
     assert warm.count("b") > warm.count("c") > warm.count("a") > 0
     with pytest.raises(ValueError):
         softmax_choice(rng, [], [], 1.0)
+
+
+def test_the_best_laying_of_three_cards_is_the_best_of_the_six_orders() -> None:
+    rng = random.Random(3)
+    for _ in range(500):
+        rows = [[rng.randrange(-6, 7) for _ in range(3)] for _ in range(3)]
+        every_order = max(
+            sum(row[slot] for row, slot in zip(rows, slots, strict=True))
+            for slots in permutations(range(3))
+        )
+        assert best_laying_of_three(*rows) == every_order

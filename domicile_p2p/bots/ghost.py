@@ -380,8 +380,11 @@ class GhostBot:
             if margin < best_key[0]:
                 continue  # how the cards point only decides between equal margins
             # The best way to lay the cards on the slots: each card on a slot of its own.
-            rows = [points[dream] for dream in cards]
-            pointing = max(sum(map(getitem, rows, slots)) for slots in slot_orders)
+            if size == 3:
+                pointing = best_laying_of_three(*(points[dream] for dream in cards))
+            else:
+                rows = [points[dream] for dream in cards]
+                pointing = max(sum(map(getitem, rows, slots)) for slots in slot_orders)
             key = (float(margin), float(pointing))
             if key > best_key:
                 best_key, best_cards = key, cards
@@ -401,6 +404,21 @@ class GhostBot:
             - max(((dream_mask & masks[group[slot]]).bit_count() for group in rivals), default=0)
             for slot in range(len(culprit))
         ]
+
+
+def best_laying_of_three(first: Sequence[int], second: Sequence[int], third: Sequence[int]) -> int:
+    """The most points three cards score laid each on a slot of its own (of three).
+
+    The search over ``permutations(range(3))`` spelled out: a group give always has
+    three cards, and this runs for every three-card choice of the hand."""
+    return max(
+        first[0] + second[1] + third[2],
+        first[0] + second[2] + third[1],
+        first[1] + second[0] + third[2],
+        first[1] + second[2] + third[0],
+        first[2] + second[0] + third[1],
+        first[2] + second[1] + third[0],
+    )
 
 
 def _running_max_from_end(values: Sequence[int]) -> list[int]:
