@@ -50,6 +50,7 @@ and <= 1 GiB; per-core throughput at saturation >= 0.5 x the bare server.
 from __future__ import annotations
 
 import asyncio
+import bisect
 import contextlib
 import gc
 import json
@@ -915,12 +916,14 @@ class RunQueueWatch:
         self._thread.join(1)
 
     def waited(self, start: float, end: float) -> float:
-        """Seconds the thread waited for a CPU between ``start`` and ``end`` (sampled)."""
-        inside = [waited for moment, waited in self.samples if start <= moment <= end + self._every]
-        before = [waited for moment, waited in self.samples if moment < start]
-        if not inside:
+        """Seconds the thread waited for a CPU from the last sample at or before ``start`` to
+        the first at or after ``end`` (so at most one sampling period more on each side)."""
+        if not self.samples:
             return 0.0
-        return inside[-1] - (before[-1] if before else inside[0])
+        moments = [moment for moment, _ in self.samples]
+        first = max(0, bisect.bisect_right(moments, start) - 1)
+        last = min(len(moments) - 1, bisect.bisect_left(moments, end))
+        return max(0.0, self.samples[last][1] - self.samples[first][1])
 
 
 def attribute_slow(
