@@ -1271,6 +1271,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     options.add_argument("--profile-out", type=Path, help="keep py-spy's raw stacks in this dir")
     args = options.parse_args(raw)
+    if args.server_nice < 0 and os.geteuid() != 0:
+        options.error("--server-nice below 0 raises the host's priority, which needs root (sudo)")
     if args.quick:
         args.tables, args.duration, args.warmup, args.pace = [1], 1.2, 0.3, 0.4
     sizes = sorted(set(args.tables or [10, 100]))
