@@ -53,3 +53,15 @@ def test_every_step_of_a_game_shows_the_same_to_every_investigator() -> None:
             assert public(replay.secret) == replay.public
             views = {view(replay.secret, seat).state for seat in replay.secret.config.seats}
             assert views == {replay.public}
+
+
+def test_views_given_the_public_state_share_it_and_show_the_same() -> None:
+    replay = give_one(manual_game(3, culprit=2), 1)
+    shared = public(replay.secret)
+    for seat in (GHOST, 1, 2, 3):
+        seen = view(replay.secret, seat, shared)
+        assert seen == view(replay.secret, seat)
+        assert seen.state is shared
+    assert view(replay.secret, GHOST, shared).ghost is not None
+    with pytest.raises(UnknownSeat, match="there is no seat 4 at this table"):
+        view(replay.secret, 4, shared)

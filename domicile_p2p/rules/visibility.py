@@ -54,11 +54,18 @@ def public(state: GameState) -> GameState:
     return GameState(*values)
 
 
-def view(state: GameState, seat: int) -> View:
+def view(state: GameState, seat: int, public_state: GameState | None = None) -> View:
+    """What ``seat`` sees of ``state``.
+
+    ``public_state`` is ``public(state)`` when the caller already holds it: every seat's
+    view of one state can then share one copy instead of making its own.
+    """
     if seat != GHOST and seat not in state.config.seats:
         raise UnknownSeat(f"there is no seat {seat} at this table")
+    if public_state is None:
+        public_state = public(state)
     if seat != GHOST or state.secrets is None:
-        return View(seat, public(state))
+        return View(seat, public_state)
     secrets = state.secrets
     knowledge = GhostKnowledge(secrets.columns, secrets.culprit, secrets.hand)
-    return View(seat, public(state), knowledge)
+    return View(seat, public_state, knowledge)

@@ -161,9 +161,10 @@ def play(state: GameState, policies: Sequence[Policy]) -> GameState:
     an investigator notes its own guess when it locks.
     """
     seats = range(len(policies))
+    # Of ``state``: built once, shared by every seat's view (the Ghost's too).
+    public_state: GameState | None = public(state)
     for seat in seats:
-        view(state, seat)  # an unknown seat is refused before anyone plays
-    public_state: GameState | None = None  # of ``state``; built once, shown to every seat
+        view(state, seat, public_state)  # an unknown seat is refused before anyone plays
     while state.outcome is None:
         acted = False
         for seat in seats:
@@ -171,7 +172,9 @@ def play(state: GameState, policies: Sequence[Policy]) -> GameState:
                 continue
             if public_state is None:
                 public_state = public(state)
-            seat_view = view(state, seat) if seat == GHOST else View(seat, public_state)
+            seat_view = (
+                view(state, seat, public_state) if seat == GHOST else View(seat, public_state)
+            )
             action = policies[seat].act(seat_view)
             if action is not None:
                 state = apply(state, action)
