@@ -66,3 +66,58 @@ def test_one_command_loads_only_its_own_stack() -> None:
         [sys.executable, "-c", probe], capture_output=True, text=True, check=False
     )
     assert "LOADED []" in result.stderr, result.stderr
+
+
+def _loaded_after(launch: str, heavy: tuple[str, ...]) -> str:
+    """Run ``launch`` in a fresh interpreter; which of ``heavy`` it imported."""
+    probe = (
+        "import sys\n"
+        "try:\n"
+        f"    {launch}\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        f"print('LOADED', [m for m in {heavy!r} if m in sys.modules], file=sys.stderr)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=False
+    )
+    return result.stderr
+
+
+def test_the_installed_command_runs_play_without_reading_entry_points() -> None:
+    # The `domicile` script is the client's launcher: it hands `play` to the game's main
+    # itself, so a start does not pay ~25 ms for importlib.metadata.
+    stderr = _loaded_after(
+        "import sys; sys.argv = ['domicile', 'play', '--help']\n"
+        "    from domicile_tui.launcher import main; main()",
+        ("importlib.metadata", "domicile_tui.cli"),
+    )
+    assert "LOADED ['domicile_tui.cli']" in stderr, stderr
+
+
+def test_the_installed_command_loads_the_client_only_for_play() -> None:
+    stderr = _loaded_after(
+        "import sys; sys.argv = ['domicile', 'verify', '--help']\n"
+        "    from domicile_tui.launcher import main; main()",
+        ("importlib.metadata", "textual", "domicile_tui.cli", "domicile_p2p.net"),
+    )
+    assert "LOADED []" in stderr, stderr
+
+
+def test_the_launcher_and_the_entry_point_offer_the_same_commands(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from domicile_tui.launcher import main as launcher_main
+
+    with pytest.raises(SystemExit):
+        main(["no-such-command"])
+    through_entry_points = capsys.readouterr().err
+    old_argv = sys.argv
+    sys.argv = ["domicile", "no-such-command"]
+    try:
+        with pytest.raises(SystemExit):
+            launcher_main()
+    finally:
+        sys.argv = old_argv
+    assert capsys.readouterr().err == through_entry_points
+    assert "'play'" in through_entry_points

@@ -5,7 +5,9 @@ function that adds its parser and sets ``handler`` (a function taking the
 parsed arguments and returning an exit code).  Front ends that live outside
 this package (the Textual client's ``play``) add theirs through the
 ``domicile_p2p.commands`` entry-point group, so this package never imports
-them.
+them; a front end that wraps this command (the installed ``domicile``
+script is the client's launcher) may hand its commands to :func:`main`
+directly instead, which spares every start the entry-point lookup.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import argparse
 import importlib
 import pkgutil
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from domicile_p2p import __version__
 
@@ -31,16 +33,23 @@ class CommandError(Exception):
         self.exit_code = exit_code
 
 
-def _command_modules(wanted: str | None = None) -> dict[str, Callable[[], Register]]:
+CommandLoaders = Mapping[str, Callable[[], Register]]
+"""Command name -> a function that imports the command's module and returns its ``register``."""
+
+
+def _command_modules(
+    wanted: str | None = None, given: CommandLoaders | None = None
+) -> dict[str, Callable[[], Register]]:
     """Every command by name, with a loader that imports its module only when called.
 
     Importing a command pulls in its whole stack (the network, the terminal
     client); a run of one command loads that command alone, which keeps
     ``domicile verify`` quick to start.  When ``wanted`` is a command of
-    this package, only it is returned: reading the installed entry points
-    (``importlib.metadata``, ~30 ms of imports) is for the others.
+    this package or one ``given`` by the caller, only it is returned:
+    reading the installed entry points (``importlib.metadata``, ~25 ms of
+    imports) is for the others.
     """
-    loaders: dict[str, Callable[[], Register]] = {}
+    loaders: dict[str, Callable[[], Register]] = dict(given or {})
     for module_info in pkgutil.iter_modules(__path__):
         if not module_info.name.startswith("_"):
             loaders[module_info.name] = _module_loader(f"{__name__}.{module_info.name}")
@@ -81,12 +90,13 @@ def _parser(
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, *, commands: CommandLoaders | None = None) -> int:
+    """Run ``domicile`` with ``argv``; ``commands`` adds a front end's own commands."""
     arguments = list(sys.argv[1:] if argv is None else argv)
     first = next((arg for arg in arguments if not arg.startswith("-")), None)
     # One lookup serves both questions (is it a command? build its parser): reading the
     # installed entry points twice cost ~10 ms of every `domicile play` start.
-    commands = _command_modules(first)
+    commands = _command_modules(first, commands)
     parser = _parser(commands, first if first in commands else None)
     args = parser.parse_args(arguments)
     handler = getattr(args, "handler", None)

@@ -1,0 +1,26 @@
+"""The installed ``domicile`` command: the game's commands plus ``play``.
+
+The game package finds ``play`` through its entry-point group, which works
+for ``python -m domicile_p2p`` and any other front end, but reading the
+installed entry points costs every start ~25 ms of imports
+(``importlib.metadata``).  This launcher lives in the client, which may
+depend on the game package (never the reverse), and hands ``play`` to the
+game's ``main`` directly.  ``play``'s module is imported only when ``play``
+runs, so ``domicile verify`` still loads neither Textual nor the network.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from domicile_p2p.cli import Register
+from domicile_p2p.cli import main as game_main
+
+
+def _play() -> Register:
+    register: Register = importlib.import_module("domicile_tui.cli").register
+    return register
+
+
+def main() -> int:
+    return game_main(commands={"play": _play})
