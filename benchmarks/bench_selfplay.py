@@ -28,29 +28,15 @@ from dataclasses import dataclass
 
 from _common import Report, Target, interleaved, parser, ratio
 
-from domicile_p2p.bots import Policy, make_policy
+from domicile_p2p.bots import Policy, RecordingPolicy, make_policy
 from domicile_p2p.fairness.seeds import SelfplaySeeds
 from domicile_p2p.packs import Pack, load_default_pack
-from domicile_p2p.rules import Action, Difficulty, GameState, View, apply
+from domicile_p2p.rules import Action, Difficulty, GameState, apply
 from domicile_p2p.sim import deal, run_game
 from domicile_p2p.transcript.packref import card_lists
 from domicile_p2p.transcript.selfplay import Seating, play_game
 
 TARGET_GAMES_PER_SECOND = 1000.0
-
-
-class _Recording:
-    """A policy that remembers every action it returned (the engine applies each at once)."""
-
-    def __init__(self, inner: Policy, log: list[Action]) -> None:
-        self.inner = inner
-        self.log = log
-
-    def act(self, view: View) -> Action | None:
-        action = self.inner.act(view)
-        if action is not None:
-            self.log.append(action)
-        return action
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +50,7 @@ def record(pack: Pack, investigators: int, difficulty: Difficulty, seed: int) ->
     log: list[Action] = []
 
     def factory(seat: int, pack: Pack, bot_seed: int) -> Policy:
-        return _Recording(make_policy(seat, pack, bot_seed), log)
+        return RecordingPolicy(make_policy(seat, pack, bot_seed), log)
 
     run_game(pack, investigators, difficulty, seed, policy=factory)
     return RecordedGame(deal(pack, investigators, difficulty, seed), tuple(log))

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from domicile_p2p.bots import Policy, make_policy
+from domicile_p2p.bots import Policy, RecordingPolicy, make_policy
 from domicile_p2p.cli import main
 from domicile_p2p.packs import Pack, default_pack_dir, load_default_pack
 from domicile_p2p.rules import (
@@ -101,18 +101,6 @@ def _play_asking_every_seat(
     return applied
 
 
-class _Recording:
-    def __init__(self, inner: Policy, log: list[Action]) -> None:
-        self.inner = inner
-        self.log = log
-
-    def act(self, view: View) -> Action | None:
-        action = self.inner.act(view)
-        if action is not None:
-            self.log.append(action)
-        return action
-
-
 @pytest.mark.parametrize("investigators", [1, 3, 6])
 def test_passing_over_seats_that_cannot_act_changes_no_move(pack: Pack, investigators: int) -> None:
     for seed in range(6):
@@ -124,7 +112,8 @@ def test_passing_over_seats_that_cannot_act_changes_no_move(pack: Pack, investig
             state, [make_policy(s, pack, bot_seed(seed, s)) for s in seats], passed_over
         )
         played: list[Action] = []
-        play(state, [_Recording(make_policy(s, pack, bot_seed(seed, s)), played) for s in seats])
+        policies = [make_policy(s, pack, bot_seed(seed, s)) for s in seats]
+        play(state, [RecordingPolicy(policy, played) for policy in policies])
         assert played == asked_everyone
         assert passed_over and all(action is None for action in passed_over)
 

@@ -27,5 +27,6 @@ from domicile_p2p.bots.errors import BotMisuse  # noqa: E402
 from domicile_p2p.bots.factory import make_policy  # noqa: E402
 from domicile_p2p.bots.ghost import GhostBot  # noqa: E402
 from domicile_p2p.bots.investigator import InvestigatorBot  # noqa: E402
+from domicile_p2p.bots.recording import RecordingPolicy  # noqa: E402
 
-__all__ = ["BotMisuse", "GhostBot", "InvestigatorBot", "Policy", "make_policy"]
+__all__ = ["BotMisuse", "GhostBot", "InvestigatorBot", "Policy", "RecordingPolicy", "make_policy"]
