@@ -63,7 +63,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -390,10 +390,14 @@ async def _next_decision(
     return found[0] if await table.until(decided, stop) else None
 
 
-async def _pace_domicile(table: TableLoad, pace: float, rate: float, stop: float) -> None:
-    """Human pace: one action of the table every ``pace`` seconds, the bots playing the game."""
-    from domicile_p2p.net.wire import Act, text
+async def _at_pace(
+    table: TableLoad, pace: float, stop: float, act: Callable[[int], Awaitable[bool]]
+) -> None:
+    """One action of the table every ``pace`` seconds (``act(turn)``; False: no more to send).
 
+    The domicile host and the bare anchor are driven by this one loop, so that they
+    are offered exactly the same load.
+    """
     turn = 0
     due_at = time.monotonic() + random.uniform(0, pace)
     while time.monotonic() < stop:
@@ -402,13 +406,25 @@ async def _pace_domicile(table: TableLoad, pace: float, rate: float, stop: float
         # One action in flight per table: the last one must have reached all seven.
         if not await table.until(lambda: not table.in_flight(), stop):
             return
+        if not await act(turn):
+            return
+        turn += 1
+
+
+async def _pace_domicile(table: TableLoad, pace: float, rate: float, stop: float) -> None:
+    """Human pace: one action of the table every ``pace`` seconds, the bots playing the game."""
+    from domicile_p2p.net.wire import Act, text
+
+    async def act(turn: int) -> bool:
         chosen = await _next_decision(table, False, turn, stop)
         if chosen is None:
-            return
+            return False
         seat, action = chosen
         table.sent(seat, action.counter)
         await table.connections[seat].send(text(Act(action.value)))
-        turn += 1
+        return True
+
+    await _at_pace(table, pace, stop, act)
 
 
 async def _saturate_domicile(table: TableLoad, pace: float, rate: float, stop: float) -> None:
@@ -491,15 +507,12 @@ async def _pace_bare(table: TableLoad, pace: float, rate: float, stop: float) ->
         )
 
     if pace > 0:
-        turn = 0
-        due_at = time.monotonic() + random.uniform(0, pace)
-        while time.monotonic() < stop:
-            await asyncio.sleep(max(0.0, due_at - time.monotonic()))
-            due_at += pace
-            if not await table.until(lambda: not table.in_flight(), stop):
-                return
+
+        async def act(turn: int) -> bool:
             await send(turn % SEATS)
-            turn += 1
+            return True
+
+        await _at_pace(table, pace, stop, act)
         return
 
     async def chatter(seat: int) -> None:
