@@ -44,10 +44,15 @@ class HostedGame:
         config: RoomConfig,
         holders: Sequence[SeatHolder],
         pack: PackLike,
+        *,
+        game_id: bytes | None = None,
     ) -> HostedGame:
-        """A new game: the genesis names every seat's key, the pack and a fresh game id."""
+        """A new game: the genesis names every seat's key, the pack and a game id.
+
+        The game id is fresh unless given (a fuzz run that must replay exactly).
+        """
         genesis = make_genesis(
-            game_id=secrets.token_bytes(GAME_ID_BYTES),
+            game_id=secrets.token_bytes(GAME_ID_BYTES) if game_id is None else game_id,
             host=host.public_key,
             difficulty=config.difficulty.value,
             seats=[(holder.name, PublicKey.from_hex(holder.key)) for holder in holders],

@@ -33,15 +33,14 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from net_support import CODE, FakeNetwork, Peer, make_peer
 
 from domicile_p2p import canonical
-from domicile_p2p.identity import Identity, PublicKey, write_private_file
+from domicile_p2p.identity import Identity, write_private_file
 from domicile_p2p.net import wire
 from domicile_p2p.net.game import HostedGame
 from domicile_p2p.net.host_session import HostLimits
 from domicile_p2p.net.room import Room, RoomConfig, SeatHolder
 from domicile_p2p.packs import load_default_pack
 from domicile_p2p.rules import Difficulty
-from domicile_p2p.transcript import Event, Replica, SignedAction, Table, make_genesis
-from domicile_p2p.transcript.packref import card_lists
+from domicile_p2p.transcript import Event, Replica, SignedAction
 from domicile_p2p.transcript.verify import verify
 
 EXAMPLES = int(os.environ.get("DOMICILE_FUZZ_EXAMPLES", "12"))
@@ -162,16 +161,7 @@ def fixed_room(host: Identity) -> Room:
     config = RoomConfig(CODE.nameplate, CODE, "Fuzz table", INVESTIGATORS, Difficulty.EASY)
 
     def start(holders: Sequence[SeatHolder]) -> HostedGame:
-        genesis = make_genesis(
-            game_id=GAME_ID,
-            host=host.public_key,
-            difficulty=config.difficulty.value,
-            seats=[(holder.name, PublicKey.from_hex(holder.key)) for holder in holders],
-            pack_id=pack.id,
-            pack_hash=pack.content_hash,
-            cards=card_lists(pack),
-        )
-        return HostedGame(Table.open(host, genesis))
+        return HostedGame.start(host, config, holders, pack, game_id=GAME_ID)
 
     return Room(config, start)
 
