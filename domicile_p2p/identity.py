@@ -228,7 +228,7 @@ def write_private_file(path: Path, data: bytes, *, exclusive: bool = False) -> b
         finally:
             with contextlib.suppress(FileNotFoundError):
                 temporary.unlink()
-        _sync_directory(directory)
+        sync_directory(directory)
     except IdentityError:
         raise
     except OSError as exc:
@@ -236,7 +236,8 @@ def write_private_file(path: Path, data: bytes, *, exclusive: bool = False) -> b
     return True
 
 
-def _sync_directory(directory: Path) -> None:
+def sync_directory(directory: Path) -> None:
+    """Make a rename or a new file in ``directory`` durable (a no-op where unsupported)."""
     with contextlib.suppress(OSError):
         fd = os.open(directory, os.O_RDONLY)
         try:

@@ -18,18 +18,10 @@ import weakref
 from collections.abc import Iterable
 from pathlib import Path
 
+from domicile_p2p.identity import sync_directory
+
 PRIVATE = 0o600
 PUBLIC = 0o644
-
-
-def sync_directory(directory: Path) -> None:
-    """Make a rename or a new file in ``directory`` durable (a no-op where unsupported)."""
-    with contextlib.suppress(OSError):
-        fd = os.open(directory, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
 
 
 def write_atomic(path: Path, data: bytes, *, private: bool = False) -> None:
