@@ -72,14 +72,14 @@ def u32(value: int) -> bytes:
     return struct.pack(">I", value)
 
 
+def length_prefixed(*fields: bytes) -> bytes:
+    """``u32be(len(f1)) || f1 || ... || u32be(len(fn)) || fn``."""
+    return b"".join(u32(len(field)) + field for field in fields)
+
+
 def frame(domain: str, *fields: bytes) -> bytes:
     """The length-prefixed encoding of ``domain`` and ``fields`` (see the module docstring)."""
-    encoded = domain.encode("ascii")
-    parts = [u32(len(encoded)), encoded]
-    for field in fields:
-        parts.append(u32(len(field)))
-        parts.append(field)
-    return b"".join(parts)
+    return length_prefixed(domain.encode("ascii"), *fields)
 
 
 def tagged_hash(domain: str, *fields: bytes) -> bytes:

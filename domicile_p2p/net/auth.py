@@ -16,8 +16,8 @@ from __future__ import annotations
 import struct
 from typing import Final
 
+from domicile_p2p.fairness.commit import length_prefixed
 from domicile_p2p.identity import BadPublicKey, Identity, PublicKey
-from domicile_p2p.net.pake import length_prefixed
 
 PROOF_LABEL: Final = b"domicile-p2p/v1/net/proof"
 

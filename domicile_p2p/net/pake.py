@@ -30,12 +30,12 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import struct
 from dataclasses import dataclass
 from typing import Final
 
 from spake2 import SPAKE2_A, SPAKE2_B
 
+from domicile_p2p.fairness.commit import length_prefixed
 from domicile_p2p.net.codes import JoinCode
 from domicile_p2p.net.errors import HostMisbehaved, WireError, WrongCode
 
@@ -45,10 +45,6 @@ CONFIRM_LABEL: Final = b"domicile-p2p/v1/join/confirm"
 MESSAGE_BYTES: Final = 33
 """A SPAKE2 message: one side byte and a 32-byte Ed25519 group element."""
 MAC_BYTES: Final = 32
-
-
-def length_prefixed(*fields: bytes) -> bytes:
-    return b"".join(struct.pack(">I", len(field)) + field for field in fields)
 
 
 @dataclass(frozen=True, slots=True)
