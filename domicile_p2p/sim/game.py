@@ -32,7 +32,6 @@ from domicile_p2p.rules import (
     Place,
     Stage,
     TableConfig,
-    View,
     apply,
     new_game,
     public,
@@ -172,10 +171,7 @@ def play(state: GameState, policies: Sequence[Policy]) -> GameState:
                 continue
             if public_state is None:
                 public_state = public(state)
-            seat_view = (
-                view(state, seat, public_state) if seat == GHOST else View(seat, public_state)
-            )
-            action = policies[seat].act(seat_view)
+            action = policies[seat].act(view(state, seat, public_state))
             if action is not None:
                 state = apply(state, action)
                 public_state = None
