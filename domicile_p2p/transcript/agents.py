@@ -45,7 +45,9 @@ from domicile_p2p.rules import (
     Chat,
     CulpritSeance,
     GameState,
+    GhostKnowledge,
     Seance,
+    Secrets,
     Stage,
     Verdict,
     View,
@@ -72,6 +74,20 @@ from domicile_p2p.transcript.schema import (
     SlotCommitsBody,
     VerdictBody,
 )
+
+
+def true_seance(state: GameState, ghost: Secrets | GhostKnowledge) -> Seance | CulpritSeance:
+    """The séance due in ``state`` with the true verdicts, judged by the Ghost's columns."""
+    if state.stage is Stage.CULPRIT:
+        culprit = ghost.column(ghost.culprit).character
+        return CulpritSeance(state.investigators[0].marker == culprit)
+    verdicts = []
+    for seat in state.active_seats:
+        investigator = state.investigator(seat)
+        seeking = investigator.seeking
+        assert seeking is not None
+        verdicts.append(Verdict(seat, ghost.column(seat).card(seeking) == investigator.marker))
+    return Seance(tuple(verdicts))
 
 
 class SeatAgent:
@@ -301,19 +317,8 @@ class GhostAgent(SeatAgent):
     def seance(self) -> SignedAction:
         """The true verdicts of this séance (Stage One or Stage Two), signed."""
         state = self.state
-        secrets_ = state.secrets
-        assert secrets_ is not None
-        if state.stage is Stage.CULPRIT:
-            culprit = secrets_.column(secrets_.culprit).character
-            return self.act(CulpritSeance(state.investigators[0].marker == culprit))
-        verdicts = []
-        for seat in state.active_seats:
-            investigator = state.investigator(seat)
-            seeking = investigator.seeking
-            assert seeking is not None
-            truth = secrets_.column(seat).card(seeking) == investigator.marker
-            verdicts.append(Verdict(seat, truth))
-        return self.act(Seance(tuple(verdicts)))
+        assert state.secrets is not None
+        return self.act(true_seance(state, state.secrets))
 
     def _seance_body(self, before: GameState, action: Seance) -> SeanceBody:
         verdicts = []

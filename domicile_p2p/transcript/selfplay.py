@@ -29,7 +29,6 @@ from domicile_p2p.rules import (
     GROUP_GIVE_SIZE,
     Action,
     Category,
-    CulpritSeance,
     Difficulty,
     GameState,
     Give,
@@ -39,13 +38,11 @@ from domicile_p2p.rules import (
     Place,
     Refresh,
     RuleError,
-    Seance,
     Stage,
-    Verdict,
     View,
     apply,
 )
-from domicile_p2p.transcript.agents import GhostAgent, InvestigatorAgent, SeatAgent
+from domicile_p2p.transcript.agents import GhostAgent, InvestigatorAgent, SeatAgent, true_seance
 from domicile_p2p.transcript.codec import Event, SignedAction
 from domicile_p2p.transcript.errors import Rejected, TranscriptError
 from domicile_p2p.transcript.ledger import Step
@@ -269,17 +266,7 @@ class PlainPolicy:
         state, knowledge = view.state, view.ghost
         assert knowledge is not None
         if state.phase is Phase.SEANCE:
-            if state.stage is Stage.CULPRIT:
-                culprit = knowledge.column(knowledge.culprit).character
-                return CulpritSeance(state.investigators[0].marker == culprit)
-            verdicts = []
-            for seat in state.active_seats:
-                investigator = state.investigator(seat)
-                seeking = investigator.seeking
-                assert seeking is not None
-                truth = knowledge.column(seat).card(seeking) == investigator.marker
-                verdicts.append(Verdict(seat, truth))
-            return Seance(tuple(verdicts))
+            return true_seance(state, knowledge)
         if state.phase is not Phase.DREAMS:
             return None
         if self._stream.below(3) == 0 and _allowed(state, Refresh()):
