@@ -11,7 +11,7 @@ import hashlib
 import hmac
 import struct
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import islice, permutations
 
 import pytest
@@ -70,13 +70,18 @@ def reference_below(words: Iterator[int], bound: int) -> int:
     raise AssertionError("the stream never ends")
 
 
-def reference_shuffle(key: bytes, label_text: str, items: Sequence[str]) -> tuple[str, ...]:
-    words = reference_words(key, label_text)
+def reference_shuffle_words(words: Iterable[int], items: Sequence[str]) -> tuple[str, ...]:
+    """Fisher-Yates from the last item down, each partner drawn from ``words``."""
+    remaining = iter(words)
     result = list(items)
     for index in range(len(result) - 1, 0, -1):
-        partner = reference_below(words, index + 1)
+        partner = reference_below(remaining, index + 1)
         result[index], result[partner] = result[partner], result[index]
     return tuple(result)
+
+
+def reference_shuffle(key: bytes, label_text: str, items: Sequence[str]) -> tuple[str, ...]:
+    return reference_shuffle_words(reference_words(key, label_text), items)
 
 
 # --------------------------------------------------------------------------- the stream
@@ -221,15 +226,6 @@ class ScriptedStream(ByteStream):
         return taken
 
 
-def scripted_reference_shuffle(words: Sequence[int], items: Sequence[str]) -> tuple[str, ...]:
-    remaining = iter(words)
-    result = list(items)
-    for index in range(len(result) - 1, 0, -1):
-        partner = reference_below(remaining, index + 1)
-        result[index], result[partner] = result[partner], result[index]
-    return tuple(result)
-
-
 def test_a_shuffle_skips_rejected_words_and_reads_no_further_than_its_draws() -> None:
     # 2**32 - 1 is rejected for bounds 3, 5, 6 and 7 (not for 2 or 4: they divide 2**32).
     rejected = U32 - 1
@@ -238,13 +234,13 @@ def test_a_shuffle_skips_rejected_words_and_reads_no_further_than_its_draws() ->
     # The bounds met: 7 (x, 11), 6 (x, x, 5), 5 (x, 8), 4 (x accepted: 4 divides 2**32),
     # 3 (3), 2 (10); 4, x and 6 stay unread.
     stream = ScriptedStream([*words, 99])
-    assert stream.shuffle(items) == scripted_reference_shuffle(words, items)
+    assert stream.shuffle(items) == reference_shuffle_words(words, items)
     assert stream.read(16) == b"".join(w.to_bytes(4, "big") for w in (4, rejected, 6, 99))
     assert ScriptedStream([rejected, 1]).shuffle("ab") in {("a", "b"), ("b", "a")}
     # One rejection in the first batch, then a batch with none: the last swap's word comes
     # from the second read.
     words = [rejected, 11, 2, 3, 4, 5, 6]
-    assert ScriptedStream(words).shuffle(items) == scripted_reference_shuffle(words, items)
+    assert ScriptedStream(words).shuffle(items) == reference_shuffle_words(words, items)
 
 
 def test_a_shuffle_leaves_the_stream_where_one_draw_at_a_time_would() -> None:
