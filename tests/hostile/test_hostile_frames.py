@@ -15,12 +15,12 @@ import resource
 from pathlib import Path
 
 from hostile_support import LatencyProbe, Records, percentile, send_all_and_listen
-from live_support import LOOPBACK, network_bot, same_transcripts
+from live_support import LOOPBACK, loopback_config, network_bot, same_transcripts
 
 from domicile_p2p.net import wire
 from domicile_p2p.net.codes import JoinCode
 from domicile_p2p.net.errors import Refused
-from domicile_p2p.net.host import HostConfig, start_host
+from domicile_p2p.net.host import start_host
 from domicile_p2p.net.wire import MAX_FRAME, Role
 
 CODE = JoinCode(6, "owl", "quill")
@@ -68,14 +68,7 @@ async def _junk_attacker(port: int, rounds: int) -> list[tuple[list[str], int]]:
 async def test_junk_huge_binary_nested_and_floods_never_stall_the_table(tmp_path: Path) -> None:
     log = Records()
     host = await start_host(
-        HostConfig(
-            data_dir=tmp_path / "host",
-            interface=LOOPBACK,
-            port=0,
-            advertise=False,
-            investigators=2,
-            codes=(CODE,),
-        ),
+        loopback_config(tmp_path / "host", investigators=2, codes=(CODE,)),
         log,
     )
     url = f"wss://{LOOPBACK}:{host.port}"

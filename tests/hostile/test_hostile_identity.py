@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from hostile_support import Records, counted
-from live_support import LOOPBACK, free_port, network_bot
+from live_support import LOOPBACK, free_port, loopback_config, network_bot
 from zeroconf import IPVersion
 from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
 
@@ -29,11 +29,9 @@ QUICK = Backoff(first=0.05, cap=0.2, attempts=100)
 
 
 def _config(data_dir: Path, port: int, **options: object) -> HostConfig:
-    base = HostConfig(
-        data_dir=data_dir,
-        interface=LOOPBACK,
+    base = loopback_config(
+        data_dir,
         port=port,
-        advertise=False,
         investigators=1,
         codes=(CODE,),
         ghost_bot=True,

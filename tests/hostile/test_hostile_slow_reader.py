@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from hostile_support import LatencyProbe, Records, percentile
-from live_support import LOOPBACK, network_bot
+from live_support import LOOPBACK, loopback_config, network_bot
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
@@ -28,7 +28,7 @@ from domicile_p2p.net.bot import BotBrain, run_bot
 from domicile_p2p.net.client import Backoff, Dialed, PeerClient
 from domicile_p2p.net.codes import JoinCode
 from domicile_p2p.net.guard_outbox import OutboxLimits
-from domicile_p2p.net.host import HostConfig, start_host
+from domicile_p2p.net.host import start_host
 from domicile_p2p.net.peer_session import PeerSession
 from domicile_p2p.net.pins import PinStore
 from domicile_p2p.net.seat import SeatSecrets
@@ -96,11 +96,8 @@ async def test_a_client_that_stops_reading_is_bounded_dropped_and_comes_back(
 ) -> None:
     log = Records()
     host = await start_host(
-        HostConfig(
-            data_dir=tmp_path / "host",
-            interface=LOOPBACK,
-            port=0,
-            advertise=False,
+        loopback_config(
+            tmp_path / "host",
             investigators=2,
             codes=(CODE,),
             ghost_bot=True,

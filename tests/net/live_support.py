@@ -20,6 +20,7 @@ from domicile_p2p.net.address import Address
 from domicile_p2p.net.bot import BotBrain, BotOutcome, run_bot
 from domicile_p2p.net.client import Backoff, PeerClient, websocket_dialer
 from domicile_p2p.net.codes import JoinCode
+from domicile_p2p.net.host import HostConfig
 from domicile_p2p.net.peer_session import PeerSession
 from domicile_p2p.net.pins import PinStore
 from domicile_p2p.net.seat import SeatSecrets
@@ -27,6 +28,13 @@ from domicile_p2p.net.wire import Role
 
 REPO = Path(__file__).resolve().parents[2]
 LOOPBACK = "127.0.0.1"
+
+
+def loopback_config(data_dir: Path, **options: Any) -> HostConfig:
+    """A host for the tests: on 127.0.0.1, not advertised, on a port the system picks
+    unless ``port`` says otherwise; ``options`` are the rest of its :class:`HostConfig`."""
+    settings: dict[str, Any] = {"interface": LOOPBACK, "port": 0, "advertise": False, **options}
+    return HostConfig(data_dir=data_dir, **settings)
 
 
 def free_port() -> int:

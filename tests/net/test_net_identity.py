@@ -8,7 +8,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from live_support import LOOPBACK, domicile, environment, network_bot, same_transcripts
+from live_support import (
+    LOOPBACK,
+    domicile,
+    environment,
+    loopback_config,
+    network_bot,
+    same_transcripts,
+)
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosedError
 
@@ -16,7 +23,7 @@ from domicile_p2p.net.address import Address
 from domicile_p2p.net.client import open_websocket
 from domicile_p2p.net.codes import JoinCode
 from domicile_p2p.net.errors import HostIdentityChanged, Refused, WrongCode
-from domicile_p2p.net.host import HostConfig, RunningHost, start_host
+from domicile_p2p.net.host import RunningHost, start_host
 from domicile_p2p.net.pins import PinStore
 from domicile_p2p.net.tls import client_context
 from domicile_p2p.net.wire import MAX_FRAME, Role
@@ -27,14 +34,7 @@ CODE = JoinCode(6, "moth", "lantern")
 async def _host(
     data_dir: Path, records: list[dict[str, Any]], port: int = 0, **options: Any
 ) -> RunningHost:
-    config = HostConfig(
-        data_dir=data_dir,
-        interface=LOOPBACK,
-        port=port,
-        advertise=False,
-        codes=(CODE,),
-        **options,
-    )
+    config = loopback_config(data_dir, port=port, codes=(CODE,), **options)
     return await start_host(
         config, lambda event, fields: records.append({"event": event, **fields})
     )

@@ -8,10 +8,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from live_support import LOOPBACK, network_bot, same_transcripts
+from live_support import LOOPBACK, loopback_config, network_bot, same_transcripts
 
 from domicile_p2p.net.codes import JoinCode
-from domicile_p2p.net.host import HostConfig, RunningHost, start_host
+from domicile_p2p.net.host import RunningHost, start_host
 from domicile_p2p.net.pins import PinStore
 from domicile_p2p.net.wire import Role
 from domicile_p2p.transcript.files import read_transcript
@@ -21,14 +21,7 @@ CODE = JoinCode(5, "owl", "quill")
 
 
 async def _host(tmp_path: Path, records: list[dict[str, Any]], **options: Any) -> RunningHost:
-    config = HostConfig(
-        data_dir=tmp_path / "host",
-        interface=LOOPBACK,
-        port=0,
-        advertise=False,
-        codes=(CODE,),
-        **options,
-    )
+    config = loopback_config(tmp_path / "host", codes=(CODE,), **options)
     return await start_host(
         config, lambda event, fields: records.append({"event": event, **fields})
     )
@@ -85,11 +78,8 @@ async def test_the_server_speaks_tls_1_3_only(tmp_path: Path) -> None:
 
 async def test_one_host_serves_several_tables_each_with_its_own_code(tmp_path: Path) -> None:
     records: list[dict[str, Any]] = []
-    config = HostConfig(
-        data_dir=tmp_path / "host",
-        interface=LOOPBACK,
-        port=0,
-        advertise=False,
+    config = loopback_config(
+        tmp_path / "host",
         tables=3,
         investigators=1,
         ghost_bot=True,

@@ -16,11 +16,12 @@ from live_support import (
     domicile,
     environment,
     free_port,
+    loopback_config,
     network_bot,
 )
 
 from domicile_p2p.net.codes import JoinCode
-from domicile_p2p.net.host import HostConfig, start_host
+from domicile_p2p.net.host import start_host
 from domicile_p2p.transcript.files import read_transcript
 from domicile_p2p.transcript.verify import verify
 
@@ -153,11 +154,8 @@ async def test_a_ghost_bot_process_killed_mid_game_comes_back_and_finishes(tmp_p
     records: list[dict[str, Any]] = []
     code = JoinCode(3, "owl", "quill")
     host = await start_host(
-        HostConfig(
-            data_dir=tmp_path / "host",
-            interface=LOOPBACK,
-            port=0,
-            advertise=False,
+        loopback_config(
+            tmp_path / "host",
             investigators=2,
             codes=(code,),
             bot_seats=frozenset({1, 2}),
