@@ -26,18 +26,14 @@ from domicile_p2p.packs import Pack
 from domicile_p2p.rules import (
     GHOST,
     Action,
-    Chat,
-    CulpritSeance,
     Phase,
     RuleError,
-    Seance,
     View,
     view,
 )
 from domicile_p2p.transcript import (
     AgentMisuse,
     Event,
-    Kind,
     Rejected,
     SeatAgent,
     SignedAction,
@@ -224,11 +220,3 @@ def verification_of(report: VerifyReport) -> Verification:
     return Verification(
         tuple(checks), report.valid, reveal=reveal, summary=report.summary, head=head
     )
-
-
-def is_seance(action: Action | None) -> bool:
-    return isinstance(action, Seance | CulpritSeance)
-
-
-def is_chat(played: Played) -> bool:
-    return played.event.kind is Kind.CHAT and isinstance(played.action, Chat)

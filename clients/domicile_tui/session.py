@@ -161,10 +161,6 @@ class LobbyInfo:
     def investigators(self) -> int:
         return len(self.seats) - 1
 
-    @property
-    def your_role(self) -> Role:
-        return Role.GHOST if self.your_seat == GHOST else Role.INVESTIGATOR
-
     def seat(self, seat: int) -> SeatInfo:
         for info in self.seats:
             if info.seat == seat:
@@ -349,10 +345,6 @@ class EventChannel:
         if not self._closed:
             self._closed = True
             self._queue.put_nowait(self._END)
-
-    @property
-    def closed(self) -> bool:
-        return self._closed
 
     async def __aiter__(self) -> AsyncIterator[SessionEvent]:
         while True:
