@@ -48,6 +48,7 @@ from domicile_p2p.rules import (
     GhostKnowledge,
     Seance,
     Secrets,
+    SecretSetup,
     Stage,
     Verdict,
     View,
@@ -212,6 +213,7 @@ class GhostAgent(SeatAgent):
         self.seed = secrets.token_bytes(SEED_BYTES) if seed is None else seed
         if len(self.seed) != SEED_BYTES:
             raise AgentMisuse(f"the Ghost's seed is {SEED_BYTES} bytes")
+        self._setup: SecretSetup | None = None
         self._secret: GameState | None = None
         self._applied = 0
         self._openings: dict[str, SlotOpening] | None = None
@@ -262,13 +264,18 @@ class GhostAgent(SeatAgent):
             raise AgentMisuse("the secrets exist only once the tableau is dealt")
         return ghost_key(self.seed, joint)
 
+    def _secret_setup(self) -> SecretSetup:
+        """The secrets dealt from the seed and the tableau (once: openings and state share them)."""
+        if self._setup is None:
+            tableau = self.replica.ledger.tableau
+            if tableau is None:
+                raise AgentMisuse("the secrets exist only once the tableau is dealt")
+            self._setup = deal_secrets(self._key(), self.replica.config, tableau)
+        return self._setup
+
     def _slot_openings(self) -> dict[str, SlotOpening]:
         if self._openings is None:
-            tableau = self.replica.ledger.tableau
-            assert tableau is not None
-            key = self._key()
-            setup = deal_secrets(key, self.replica.config, tableau)
-            self._openings = slot_openings(key, setup)
+            self._openings = slot_openings(self._key(), self._secret_setup())
         return self._openings
 
     # ----------------------------------------------------------------- the secret state
@@ -278,11 +285,9 @@ class GhostAgent(SeatAgent):
         """The game with the Ghost's secrets, up to the replica's last event."""
         ledger = self.replica.ledger
         if self._secret is None:
-            tableau = ledger.tableau
-            if tableau is None:
-                raise AgentMisuse("the secrets exist only once the tableau is dealt")
-            setup = deal_secrets(self._key(), self.replica.config, tableau)
-            self._secret = new_game(self.replica.config, tableau, setup)
+            setup = self._secret_setup()
+            assert ledger.tableau is not None  # the setup was dealt from it
+            self._secret = new_game(self.replica.config, ledger.tableau, setup)
         for _, action in ledger.moves[self._applied :]:
             self._secret = apply(self._secret, action)
         self._applied = len(ledger.moves)
