@@ -92,7 +92,7 @@ class Pack:
     _dream_index: Mapping[str, DreamCard] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        investigators = {c.id: c for c in (*self.characters, *self.locations, *self.items)}
+        investigators = {c.id: c for c in self.investigator_cards}
         dreams = {d.id: d for d in self.dreams}
         object.__setattr__(self, "_investigator_index", MappingProxyType(investigators))
         object.__setattr__(self, "_dream_index", MappingProxyType(dreams))
