@@ -191,10 +191,13 @@ class HostSession:
         """table -> seat -> the connection holding it."""
         self._handshaking: dict[ConnectionId, _Connection] = {}
         """Connections not seated yet and not closing (the handshake deadline's)."""
-        self._lobbies: dict[int, Room] = {
-            nameplate: room for nameplate, room in self.rooms.items() if room.game is None
+        self._waiting: dict[int, Room] = {
+            nameplate: room
+            for nameplate, room in self.rooms.items()
+            if room.game is None and room.starts is Starts.WAIT
         }
-        """Tables whose game has not begun (the lobby clocks')."""
+        """Lobbies that start on a clock (``wait``): the only tables time alone can start."""
+        self._lobby_clocks_open = False
         self._published: set[int] = {
             nameplate for nameplate, room in self.rooms.items() if room.game is not None
         }
@@ -223,8 +226,8 @@ class HostSession:
             pending.append(setup)
         pending += [
             room.lobby_deadline
-            for room in self._lobbies.values()
-            if room.starts is Starts.WAIT and room.lobby_deadline is not None
+            for room in self._waiting.values()
+            if room.lobby_deadline is not None
         ]
         return min(pending, default=None)
 
@@ -543,11 +546,19 @@ class HostSession:
         return effects + self._watch_setup(now)
 
     def _watch_lobbies(self, now: float) -> list[HostEffect]:
-        """Open each lobby's clock; start the ``wait`` tables whose wait is over."""
+        """Open every lobby's clock (at the first input); start the ``wait`` tables now due.
+
+        Per input this looks only at the ``wait`` lobbies: a table of any other rule
+        starts when its seats change (``_sit``) or its owner says so (``start_table``).
+        """
+        if not self._lobby_clocks_open:
+            self._lobby_clocks_open = True
+            for room in self.rooms.values():
+                if room.game is None:
+                    room.open_lobby(now)
         effects: list[HostEffect] = []
-        for room in list(self._lobbies.values()):
-            room.open_lobby(now)
-            if room.starts is Starts.WAIT and room.may_start(now):
+        for room in list(self._waiting.values()):
+            if room.may_start(now):
                 effects += self._begin(room)
         return effects
 
@@ -556,7 +567,7 @@ class HostSession:
     def _begin(self, room: Room) -> list[HostEffect]:
         events = room.start()
         assert room.game is not None
-        self._lobbies.pop(room.nameplate, None)
+        self._waiting.pop(room.nameplate, None)
         effects: list[HostEffect] = [
             Log(
                 "game-started",
