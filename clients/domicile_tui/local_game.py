@@ -20,12 +20,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from domicile_p2p.bots import Policy
+from domicile_p2p.fairness.commit import GAME_ID_BYTES
 from domicile_p2p.fairness.seeds import HOST, SelfplaySeeds
 from domicile_p2p.identity import Identity
 from domicile_p2p.packs import Pack
 from domicile_p2p.rules import (
     GHOST,
     Action,
+    Difficulty,
     Phase,
     RuleError,
     View,
@@ -48,8 +50,6 @@ from domicile_tui.session import Check, Reveal, Verification
 
 PolicyFactory = Callable[[int, Pack, int], Policy]
 
-GAME_ID_BYTES = 16
-
 
 class Refused(Exception):
     """The player's action cannot be played; the message says which rule or why."""
@@ -71,7 +71,7 @@ class LocalGame:
         self,
         *,
         pack: Pack,
-        difficulty_value: str,
+        difficulty: Difficulty,
         names: tuple[str, ...],
         player_seat: int,
         player: Identity,
@@ -95,7 +95,7 @@ class LocalGame:
         genesis = make_genesis(
             game_id=game_id,
             host=host.public_key,
-            difficulty=difficulty_value,  # type: ignore[arg-type]
+            difficulty=difficulty.value,
             seats=[
                 (name, identity.public_key)
                 for name, identity in zip(names, identities, strict=True)

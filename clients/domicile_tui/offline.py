@@ -165,7 +165,7 @@ class OfflineTable:
         )
         return LocalGame(
             pack=self.pack,
-            difficulty_value=settings.difficulty.value,
+            difficulty=settings.difficulty,
             names=tuple(self._name(seat) for seat in settings.seats),
             player_seat=settings.your_seat,
             player=player,

@@ -91,7 +91,7 @@ def test_the_export_is_suggested_under_a_safe_name() -> None:
 def test_a_tampered_transcript_is_shown_as_unfair() -> None:
     game = LocalGame(
         pack=PACK,
-        difficulty_value="easy",
+        difficulty=Difficulty.EASY,
         names=("The Ghost", "Ada"),
         player_seat=1,
         player=_identity(),
