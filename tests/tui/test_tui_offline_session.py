@@ -12,6 +12,7 @@ from tui_support import PACK, Clairvoyant, investigator_bot, settings
 from domicile_p2p.bots import make_policy
 from domicile_p2p.rules import (
     GHOST,
+    Action,
     Chat,
     GhostKnowledge,
     Give,
@@ -21,6 +22,7 @@ from domicile_p2p.rules import (
     Place,
     Seance,
     Stage,
+    View,
 )
 from domicile_p2p.transcript.verify import verify
 from domicile_tui.offline import OfflineTable
@@ -156,13 +158,16 @@ async def test_chat_reaches_the_table_but_the_ghost_never_speaks() -> None:
     await ghost.stop()
 
 
-async def play_out(recorder: Recorder) -> None:
-    """Play the player's seat with an investigator bot until the game is verified."""
-    bot = investigator_bot()
+async def play_out(
+    recorder: Recorder, choose: Callable[[View], Action | None] | None = None
+) -> None:
+    """Play the player's seat with ``choose`` (an investigator bot's moves by default) until
+    the game is verified."""
+    choose = choose or investigator_bot().act
     for _ in range(5000):
         if recorder.of(GameVerified):
             return
-        action = bot.act(recorder.of(ViewChanged)[-1].view)
+        action = choose(recorder.of(ViewChanged)[-1].view)
         if action is None:
             await asyncio.sleep(0.001)
             continue
@@ -302,25 +307,17 @@ async def test_stage_two_is_reached_and_the_culprit_named_by_a_table_that_knows_
     await table.start_game()
     await recorder.until(lambda: bool(recorder.of(ViewChanged)), "the first view")
     me = Clairvoyant(1, lambda: holder[0].game.ghost.view().ghost)  # type: ignore[union-attr,return-value]
-    for _ in range(3000):
-        if recorder.of(GameVerified):
-            break
-        view = recorder.of(ViewChanged)[-1].view
+
+    def choose(view: View) -> Action | None:
         state = view.state
-        action = me.act(view)
         if state.stage is Stage.CULPRIT and state.phase is Phase.INVESTIGATION:
             truth = me.truth()
             culprit = truth.column(truth.culprit).character
             mine = state.investigator(1)
-            action = (
-                None if mine.locked else Lock(1) if mine.marker == culprit else Place(1, culprit)
-            )
-        if action is None:
-            await asyncio.sleep(0.001)
-            continue
-        before = len(recorder.events)
-        await recorder.table.act(action)
-        await recorder.until(lambda b=before: len(recorder.events) > b, "the table to answer")
+            return None if mine.locked else Lock(1) if mine.marker == culprit else Place(1, culprit)
+        return me.act(view)
+
+    await play_out(recorder, choose)
     final = recorder.of(ViewChanged)[-1].view.state
     assert final.stage is Stage.CULPRIT
     assert final.outcome is Outcome.WON
