@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Final
 
 from zeroconf import InterfaceChoice, IPVersion, ServiceStateChange, Zeroconf
@@ -287,10 +287,6 @@ async def discover(timeout: float = 3.0, interface: str | None = None) -> list[D
         )
     tables = [result for result in results if isinstance(result, DiscoveredTable)]
     return sorted(tables, key=lambda table: (table.advert.name, table.instance))
-
-
-def with_state(advert: TableAdvert, *, seats_free: int, state: TableState) -> TableAdvert:
-    return replace(advert, seats_free=seats_free, state=state)
 
 
 def unique(tables: Iterable[DiscoveredTable]) -> list[DiscoveredTable]:

@@ -84,9 +84,6 @@ class HostedGame:
         """Nothing more can happen: the seed is revealed (or an abort left nothing to wait for)."""
         return over(self.table)
 
-    def seat_key(self, seat: int) -> str:
-        return self.table.table.seat_keys[seat].hex
-
     def submit(self, seat: int, action: Mapping[str, Any]) -> Sequence[EventObject]:
         try:
             signed = SignedAction.from_value(dict(action))

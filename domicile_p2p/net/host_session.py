@@ -211,12 +211,6 @@ class HostSession:
     def connected_seats(self, table: int) -> set[int]:
         return set(self._occupants.get(table, ()))
 
-    def connection_seat(self, connection: ConnectionId) -> tuple[int, int] | None:
-        state = self._connections.get(connection)
-        if state is None or state.table is None or state.seat is None:
-            return None
-        return state.table, state.seat
-
     def next_deadline(self) -> float | None:
         pending = [
             state.opened + self.limits.handshake_timeout for state in self._handshaking.values()
