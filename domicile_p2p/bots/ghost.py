@@ -41,17 +41,15 @@ from domicile_p2p.rules import (
     GHOST,
     GROUP_GIVE_SIZE,
     Action,
-    CulpritSeance,
     GameState,
     GhostKnowledge,
     Give,
     GroupGive,
     Phase,
     Refresh,
-    Seance,
     Stage,
-    Verdict,
     View,
+    true_seance,
 )
 
 MAX_GIVE: Final = 3
@@ -186,13 +184,10 @@ class GhostBot:
         match (state.stage, state.phase):
             case (Stage.PLOT, Phase.DREAMS):
                 return self._serve(state, ghost)
-            case (Stage.PLOT, Phase.SEANCE):
-                return self._seance(state, ghost)
+            case (Stage.PLOT, Phase.SEANCE) | (Stage.CULPRIT, Phase.SEANCE):
+                return true_seance(state, ghost)
             case (Stage.CULPRIT, Phase.DREAMS):
                 return self._group_give(state, ghost)
-            case (Stage.CULPRIT, Phase.SEANCE):
-                culprit = ghost.column(ghost.culprit).character
-                return CulpritSeance(state.investigators[0].marker == culprit)
         return None
 
     def _refresh_threshold(self, state: GameState) -> float:
@@ -338,15 +333,6 @@ class GhostBot:
             reading = _Reading(self._index, target, others, held)
             self._readings[seat] = reading
         return reading
-
-    def _seance(self, state: GameState, ghost: GhostKnowledge) -> Seance:
-        verdicts = []
-        for seat in state.active_seats:
-            investigator = state.investigator(seat)
-            seeking = investigator.seeking
-            assert seeking is not None
-            verdicts.append(Verdict(seat, ghost.column(seat).card(seeking) == investigator.marker))
-        return Seance(tuple(verdicts))
 
     # --- Stage Two -----------------------------------------------------------------
 

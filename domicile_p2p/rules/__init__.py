@@ -6,6 +6,7 @@ Public API::
     state = apply(state, action)                # or a RuleError naming the rule
     legal_actions(state)                        # for bots and tests
     view(state, seat)                           # what one seat may see
+    true_seance(state, secrets)                 # the séance an honest Ghost must hold
 
 No I/O, no clock, no randomness: every random value is injected through
 :class:`SecretSetup` (see ``domicile_p2p.fairness``).
@@ -24,7 +25,7 @@ from domicile_p2p.rules.actions import (
     Seance,
     Unlock,
 )
-from domicile_p2p.rules.engine import apply, legal_actions, new_game
+from domicile_p2p.rules.engine import apply, legal_actions, new_game, true_seance
 from domicile_p2p.rules.errors import (
     AlreadyServed,
     BadChat,
@@ -144,5 +145,6 @@ __all__ = [
     "legal_actions",
     "new_game",
     "public",
+    "true_seance",
     "view",
 ]

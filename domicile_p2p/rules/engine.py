@@ -48,6 +48,7 @@ from domicile_p2p.rules.model import (
     Verdict,
 )
 from domicile_p2p.rules.phases import MOVES, PHASE_DESCRIPTIONS, Trigger, follow
+from domicile_p2p.rules.visibility import GhostKnowledge
 
 # --------------------------------------------------------------------------- setup
 
@@ -631,11 +632,8 @@ def _candidates(state: GameState) -> Iterator[Action]:
         if GroupGive in moves:
             count = min(GROUP_GIVE_SIZE, len(secrets.hand))
             yield from (GroupGive(cards) for cards in combinations(secrets.hand, count))
-        if Seance in moves:
-            yield Seance(tuple(_true_verdict(state, secrets, seat) for seat in state.active_seats))
-        if CulpritSeance in moves:
-            culprit = secrets.column(secrets.culprit).character
-            yield CulpritSeance(state.investigators[0].marker == culprit)
+        if Seance in moves or CulpritSeance in moves:
+            yield true_seance(state, secrets)
     if Place in moves:
         for seat in state.active_seats:
             investigator = state.investigator(seat)
@@ -665,11 +663,21 @@ def _marker_targets(state: GameState, investigator: Investigator) -> tuple[str, 
     return state.tableau.cards(seeking) if seeking is not None else ()
 
 
-def _true_verdict(state: GameState, secrets: Secrets, seat: int) -> Verdict:
-    investigator = state.investigator(seat)
-    seeking = investigator.seeking
-    assert seeking is not None
-    return Verdict(seat, secrets.column(seat).card(seeking) == investigator.marker)
+def true_seance(state: GameState, ghost: Secrets | GhostKnowledge) -> Seance | CulpritSeance:
+    """The séance due in ``state`` with the true verdicts, judged by the Ghost's columns.
+
+    The only séance :func:`legal_actions` offers; an honest Ghost (bot or agent) plays it.
+    """
+    if state.stage is Stage.CULPRIT:
+        culprit = ghost.column(ghost.culprit).character
+        return CulpritSeance(state.investigators[0].marker == culprit)
+    verdicts = []
+    for seat in state.active_seats:
+        investigator = state.investigator(seat)
+        seeking = investigator.seeking
+        assert seeking is not None  # every active investigator still seeks a card
+        verdicts.append(Verdict(seat, ghost.column(seat).card(seeking) == investigator.marker))
+    return Seance(tuple(verdicts))
 
 
 def _refresh_refusal(state: GameState) -> str | None:

@@ -45,15 +45,12 @@ from domicile_p2p.rules import (
     Chat,
     CulpritSeance,
     GameState,
-    GhostKnowledge,
     Seance,
-    Secrets,
     SecretSetup,
-    Stage,
-    Verdict,
     View,
     apply,
     new_game,
+    true_seance,
     view,
 )
 from domicile_p2p.transcript.codec import Event, SignedAction
@@ -75,20 +72,6 @@ from domicile_p2p.transcript.schema import (
     SlotCommitsBody,
     VerdictBody,
 )
-
-
-def true_seance(state: GameState, ghost: Secrets | GhostKnowledge) -> Seance | CulpritSeance:
-    """The séance due in ``state`` with the true verdicts, judged by the Ghost's columns."""
-    if state.stage is Stage.CULPRIT:
-        culprit = ghost.column(ghost.culprit).character
-        return CulpritSeance(state.investigators[0].marker == culprit)
-    verdicts = []
-    for seat in state.active_seats:
-        investigator = state.investigator(seat)
-        seeking = investigator.seeking
-        assert seeking is not None
-        verdicts.append(Verdict(seat, ghost.column(seat).card(seeking) == investigator.marker))
-    return Seance(tuple(verdicts))
 
 
 class SeatAgent:

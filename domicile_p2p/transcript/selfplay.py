@@ -41,8 +41,9 @@ from domicile_p2p.rules import (
     Stage,
     View,
     apply,
+    true_seance,
 )
-from domicile_p2p.transcript.agents import GhostAgent, InvestigatorAgent, SeatAgent, true_seance
+from domicile_p2p.transcript.agents import GhostAgent, InvestigatorAgent, SeatAgent
 from domicile_p2p.transcript.codec import Event, SignedAction
 from domicile_p2p.transcript.errors import Rejected, TranscriptError
 from domicile_p2p.transcript.ledger import Step
