@@ -47,7 +47,6 @@ from domicile_tui.session import (
 )
 
 OFFLINE_STATUS: Final = Status("Offline table: you and the bots, in this process")
-GHOST_NAME: Final = "The Ghost"
 
 
 class OfflineTable:
@@ -233,7 +232,7 @@ class OfflineTable:
     def _name(self, seat: int) -> str:
         if seat == self.settings.your_seat:
             return self.settings.player_name
-        return GHOST_NAME if seat == GHOST else persona(seat).bot_name
+        return persona(seat).bot_name
 
     def _lobby(self) -> LobbyInfo:
         settings = self.settings
