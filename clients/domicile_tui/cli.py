@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from domicile_p2p.cli import CommandError
 from domicile_p2p.rules import MAX_INVESTIGATORS, Difficulty
 from domicile_tui.pacing import DEFAULT_MEAN, BotPace
-from domicile_tui.session import Role, SettingsError, TableSettings, clean_name
+from domicile_tui.session import MAX_NAME_LENGTH, Role, SettingsError, TableSettings, clean_name
 
 if TYPE_CHECKING:
     from domicile_tui.connect import TableDoor
@@ -95,7 +95,7 @@ def settings_from(args: argparse.Namespace) -> TableSettings:
         player = clean_name(name, "player name")
         table = args.table_name if args.table_name is not None else f"{player}'s table"
         return TableSettings(
-            table_name=table[:24],
+            table_name=table[:MAX_NAME_LENGTH],
             player_name=player,
             role=Role(args.role),
             difficulty=Difficulty(args.difficulty),
