@@ -16,6 +16,7 @@ are overdue (:meth:`SetupWatch.expired`); the abort itself is the table's.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Final
 
@@ -42,6 +43,8 @@ class SetupWatch:
             raise ValueError("the setup timeout must be positive")
         self.timeout = timeout
         self._waiting: dict[int, _Waiting] = {}
+        self._earliest = math.inf
+        """At most the earliest ``since`` waiting: :meth:`expired` scans only once it may be due."""
 
     def observe(self, table: int, step: Step | None, now: float) -> None:
         """Table ``table`` is at ``step`` (``None``: no game yet) at time ``now``."""
@@ -51,6 +54,7 @@ class SetupWatch:
         current = self._waiting.get(table)
         if current is None or current.step is not step:
             self._waiting[table] = _Waiting(step, now)
+            self._earliest = min(self._earliest, now)
 
     def deadline(self) -> float | None:
         """The earliest moment a table becomes overdue, if any table is in its setup."""
@@ -58,6 +62,9 @@ class SetupWatch:
 
     def expired(self, now: float) -> list[int]:
         """The tables whose setup step has lasted ``timeout`` seconds or more, in order."""
+        if now - self._earliest < self.timeout:
+            return []  # called on every input: the common case costs no scan
+        self._earliest = min((w.since for w in self._waiting.values()), default=math.inf)
         return sorted(table for table, w in self._waiting.items() if now - w.since >= self.timeout)
 
     def forget(self, table: int) -> None:
