@@ -12,7 +12,15 @@ import pytest
 from test_tui_end_to_end import play_a_whole_game
 from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, Static
-from tui_support import PACK, record_notifications, rendered, settings, view_of, wait_until
+from tui_support import (
+    PACK,
+    Recorder,
+    record_notifications,
+    rendered,
+    settings,
+    view_of,
+    wait_until,
+)
 
 from domicile_p2p.net.address import Address
 from domicile_p2p.net.codes import parse_code
@@ -373,27 +381,14 @@ async def test_the_set_up_form_keeps_the_seats_asked_for_open() -> None:
 
 async def test_another_game_at_a_hosted_table_opens_it_afresh(tmp_path: Path) -> None:
     table = door(tmp_path).host(settings())
-    events: list[object] = []
-
-    async def collect() -> None:
-        async for event in table.events():
-            events.append(event)
-
-    collector = asyncio.create_task(collect())
-
-    async def until(condition: Any, what: str) -> None:
-        for _ in range(3000):
-            if condition():
-                return
-            await asyncio.sleep(0.005)
-        raise AssertionError(f"timed out waiting for {what}")
+    recorder = Recorder(table, steps=3000, tick=0.005)
+    until = recorder.until
 
     def views() -> list[ViewChanged]:
-        return [e for e in events if isinstance(e, ViewChanged)]
+        return recorder.of(ViewChanged)
 
     await table.open()
-    lobbies = [e for e in events if isinstance(e, LobbyChanged)]
-    await until(lambda: any(isinstance(e, LobbyChanged) for e in events), "the lobby")
+    await until(lambda: bool(recorder.of(LobbyChanged)), "the lobby")
     await table.start_game()
     await until(lambda: bool(views()), "the first game")
     first_game = table.host.tables()[0].game_id  # type: ignore[union-attr]
@@ -404,7 +399,6 @@ async def test_another_game_at_a_hosted_table_opens_it_afresh(tmp_path: Path) ->
     await until(lambda: len(views()) > seen and views()[-1].view.state.day == 1, "a new game")
     assert table.host is not None
     assert table.host.tables()[0].game_id != first_game
-    lobbies = [e for e in events if isinstance(e, LobbyChanged)]
+    lobbies = recorder.of(LobbyChanged)
     assert lobbies[-1].lobby.started
-    await table.close()
-    await asyncio.wait_for(collector, 5)
+    await recorder.stop()

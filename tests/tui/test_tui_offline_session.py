@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from tui_support import PACK, Clairvoyant, investigator_bot, settings
+from tui_support import PACK, Clairvoyant, Recorder, investigator_bot, settings
 
 from domicile_p2p.bots import make_policy
 from domicile_p2p.rules import (
@@ -35,39 +35,11 @@ from domicile_tui.session import (
     Role,
     SeatKind,
     SessionClosed,
-    SessionEvent,
     SettingsError,
     StatusChanged,
     TableSettings,
     ViewChanged,
 )
-
-
-class Recorder:
-    """Collects a session's events as they come."""
-
-    def __init__(self, table: OfflineTable) -> None:
-        self.table = table
-        self.events: list[SessionEvent] = []
-        self._task = asyncio.create_task(self._collect())
-
-    async def _collect(self) -> None:
-        async for event in self.table.events():
-            self.events.append(event)
-
-    def of(self, kind: type) -> list:  # type: ignore[type-arg]
-        return [event for event in self.events if isinstance(event, kind)]
-
-    async def until(self, condition: Callable[[], bool], what: str = "") -> None:
-        for _ in range(2000):
-            if condition():
-                return
-            await asyncio.sleep(0.001)
-        raise AssertionError(f"timed out waiting for {what}")
-
-    async def stop(self) -> None:
-        await self.table.close()
-        await asyncio.wait_for(self._task, 5)
 
 
 def offline(role: Role = Role.INVESTIGATOR, seed: int = 7) -> OfflineTable:

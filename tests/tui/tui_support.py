@@ -7,8 +7,9 @@ every time and never waits on a clock.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from textual.pilot import Pilot
 
@@ -21,10 +22,43 @@ from domicile_tui.connect import TableDoor
 from domicile_tui.offline import OfflineTable
 from domicile_tui.pacing import BotPace
 from domicile_tui.screens.seance import SeanceScreen
-from domicile_tui.session import Role, TableSettings
+from domicile_tui.session import Role, SessionEvent, TableSession, TableSettings
 
 PACK: Pack = load_default_pack()
 SEED = 7
+
+
+SessionT = TypeVar("SessionT", bound=TableSession)
+
+
+class Recorder(Generic[SessionT]):
+    """Collects a session's events as they come (without an app); ``until`` waits up to
+    ``steps`` pauses of ``tick`` seconds."""
+
+    def __init__(self, table: SessionT, *, steps: int = 2000, tick: float = 0.001) -> None:
+        self.table = table
+        self.events: list[SessionEvent] = []
+        self._steps = steps
+        self._tick = tick
+        self._task = asyncio.create_task(self._collect())
+
+    async def _collect(self) -> None:
+        async for event in self.table.events():
+            self.events.append(event)
+
+    def of(self, kind: type) -> list:  # type: ignore[type-arg]
+        return [event for event in self.events if isinstance(event, kind)]
+
+    async def until(self, condition: Callable[[], bool], what: str = "") -> None:
+        for _ in range(self._steps):
+            if condition():
+                return
+            await asyncio.sleep(self._tick)
+        raise AssertionError(f"timed out waiting for {what}")
+
+    async def stop(self) -> None:
+        await self.table.close()
+        await asyncio.wait_for(self._task, 5)
 
 
 def settings(
