@@ -364,13 +364,11 @@ class NetworkTable:
             await client.submit(due)
             return
         replica = session.player.replica
-        state = replica.state if replica is not None else None
         if (
             session.seat == GHOST
-            and state is not None
             and replica is not None
             and replica.step is Step.PLAY
-            and state.phase is Phase.SEANCE
+            and replica.phase is Phase.SEANCE
             and not self._announcing
         ):
             self._announcing = True
@@ -384,9 +382,7 @@ class NetworkTable:
                 await self._until_ready(client)
                 agent = client.session.player.agent
                 replica = client.session.player.replica
-                if agent is None or replica is None or replica.state is None:
-                    return
-                if replica.state.phase is not Phase.SEANCE:
+                if agent is None or replica is None or replica.phase is not Phase.SEANCE:
                     return
                 assert isinstance(agent, GhostAgent)
                 await client.submit(agent.seance())
