@@ -59,7 +59,7 @@ async def browse(interface: str, wanted: str, timeout: float) -> None:
     from zeroconf import IPVersion, ServiceStateChange, Zeroconf
     from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
-    from domicile_p2p.net.discovery import SERVICE_TYPE, BadAdvert, TableAdvert
+    from domicile_p2p.net.adapters.discovery import SERVICE_TYPE, BadAdvert, TableAdvert
 
     found: asyncio.Future[str] = asyncio.get_running_loop().create_future()
 

@@ -242,7 +242,7 @@ async def _dial(table: TableLoad, url: str) -> tuple[Any, bytes]:
     """A TLS websocket as ``client.open_websocket`` opens it, from this process's source address."""
     from websockets.asyncio.client import connect
 
-    from domicile_p2p.net.tls import client_context, peer_fingerprint
+    from domicile_p2p.net.adapters.tls import client_context, peer_fingerprint
     from domicile_p2p.net.wire import MAX_FRAME
 
     websocket = await connect(
@@ -265,9 +265,9 @@ async def join_seat(table: TableLoad, seat: int) -> None:
     """Connect and take ``seat`` with the code, as PeerSession does; leave the socket seated."""
     from domicile_p2p.identity import Identity
     from domicile_p2p.net.address import Address
-    from domicile_p2p.net.codes import parse_code
-    from domicile_p2p.net.effects import Transmit
-    from domicile_p2p.net.peer_session import PeerSession
+    from domicile_p2p.net.join.codes import parse_code
+    from domicile_p2p.net.sessions.effects import Transmit
+    from domicile_p2p.net.sessions.peer import PeerSession
     from domicile_p2p.net.wire import Role, decode_host, text
 
     spec = table.spec
@@ -296,7 +296,7 @@ async def join_seat(table: TableLoad, seat: int) -> None:
 
 def _start_domicile_game(table: TableLoad, genesis: dict[str, Any]) -> None:
     from domicile_p2p.bots import make_policy
-    from domicile_p2p.net.seat import SeatPlayer
+    from domicile_p2p.net.sessions.seat import SeatPlayer
     from domicile_p2p.packs import load_default_pack
     from domicile_p2p.transcript import Event, GhostAgent, InvestigatorAgent, Replica
 
@@ -469,7 +469,7 @@ async def _saturate_domicile(table: TableLoad, pace: float, rate: float, stop: f
 async def join_bare(table: TableLoad, seat: int) -> None:
     from websockets.asyncio.client import connect
 
-    from domicile_p2p.net.tls import client_context
+    from domicile_p2p.net.adapters.tls import client_context
 
     websocket = await connect(
         table.spec["url"],
@@ -650,7 +650,7 @@ def process_sample_missing() -> Any:
 async def bare_server(tables: int, directory: Path) -> None:
     from websockets.asyncio.server import ServerConnection, broadcast, serve
 
-    from domicile_p2p.net.tls import load_or_create_certificate, server_context
+    from domicile_p2p.net.adapters.tls import load_or_create_certificate, server_context
 
     certificate = load_or_create_certificate(directory)
     groups: dict[int, list[ServerConnection]] = {}

@@ -23,7 +23,7 @@ from domicile_tui.session import Role, TableSession, TableSettings
 from domicile_tui.ticket import JoinTicket
 
 if TYPE_CHECKING:  # the network stack: only a door to the LAN loads it (see ``load``)
-    from domicile_p2p.net.discovery import DiscoveredTable
+    from domicile_p2p.net.adapters.discovery import DiscoveredTable
 
 DISCOVERY_WINDOW = 2.0
 """Seconds one look for tables on the LAN listens for answers."""
@@ -63,7 +63,7 @@ class TableDoor:
         """Import what this door's tables run on (the network stack when the LAN is on), so
         that opening one later does not hold up the screen."""
         if self.lan:
-            importlib.import_module("domicile_p2p.net.discovery")
+            importlib.import_module("domicile_p2p.net.adapters.discovery")
             importlib.import_module("domicile_tui.networked")
 
     def offline(self, settings: TableSettings) -> TableSession:
@@ -117,6 +117,6 @@ class TableDoor:
         """The tables advertised on the LAN right now (none when the LAN is off)."""
         if not self.lan:
             return []
-        from domicile_p2p.net.discovery import discover
+        from domicile_p2p.net.adapters.discovery import discover
 
         return await discover(DISCOVERY_WINDOW, self.interface)

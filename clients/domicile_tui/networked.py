@@ -1,10 +1,10 @@
 """A table across the network, or hosted on this laptop for the LAN.
 
-The player's seat is a :class:`~domicile_p2p.net.peer_session.PeerSession`
-kept connected by a :class:`~domicile_p2p.net.client.PeerClient`, exactly
+The player's seat is a :class:`~domicile_p2p.net.sessions.peer.PeerSession`
+kept connected by a :class:`~domicile_p2p.net.adapters.client.PeerClient`, exactly
 as a bot's: it joins with the table's code (PAKE), pins the host's
 certificate, checks every event with its own replica and signs its own
-actions.  Hosting runs :func:`~domicile_p2p.net.host.start_host` in this
+actions.  Hosting runs :func:`~domicile_p2p.net.adapters.host.start_host` in this
 process (listening, advertising on the LAN, playing the bot seats) and
 seats the player through an in-process link.
 
@@ -25,8 +25,9 @@ from pathlib import Path
 from typing import Any, Final
 
 from domicile_p2p.identity import IdentityError, load_or_create_identity
-from domicile_p2p.net.client import Backoff, Dialed, Dialer, PeerClient, websocket_dialer
-from domicile_p2p.net.codes import parse_code
+from domicile_p2p.net.adapters.client import Backoff, Dialed, Dialer, PeerClient, websocket_dialer
+from domicile_p2p.net.adapters.host import HostConfig, HostError, RunningHost, start_host
+from domicile_p2p.net.adapters.pins import PinStore
 from domicile_p2p.net.errors import (
     HostIdentityChanged,
     NetError,
@@ -34,12 +35,11 @@ from domicile_p2p.net.errors import (
     Unreachable,
     WrongCode,
 )
-from domicile_p2p.net.host import HostConfig, HostError, RunningHost, start_host
-from domicile_p2p.net.peer_session import PeerSession
-from domicile_p2p.net.pins import PinStore
-from domicile_p2p.net.seat import BadEvent, SeatSecrets
+from domicile_p2p.net.join.codes import parse_code
+from domicile_p2p.net.join.words import phrase
+from domicile_p2p.net.sessions.peer import PeerSession
+from domicile_p2p.net.sessions.seat import BadEvent, SeatSecrets
 from domicile_p2p.net.wire import Lobby, Role, Starts, TableState
-from domicile_p2p.net.words import phrase
 from domicile_p2p.packs import Pack
 from domicile_p2p.rules import (
     GHOST,

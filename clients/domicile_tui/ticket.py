@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from domicile_p2p.net.address import Address
-from domicile_p2p.net.codes import JoinCode
+from domicile_p2p.net.join.codes import JoinCode
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,10 +24,11 @@ from pathlib import Path
 
 from domicile_p2p.cli import CommandError
 from domicile_p2p.identity import IdentityError, default_data_dir, load_or_create_identity
+from domicile_p2p.net.adapters.bot import BotBrain, BotOutcome, PackMismatch, run_bot
+from domicile_p2p.net.adapters.client import PeerClient, websocket_dialer
+from domicile_p2p.net.adapters.logs import json_lines
+from domicile_p2p.net.adapters.pins import PinStore
 from domicile_p2p.net.address import Address
-from domicile_p2p.net.bot import BotBrain, BotOutcome, PackMismatch, run_bot
-from domicile_p2p.net.client import PeerClient, websocket_dialer
-from domicile_p2p.net.codes import parse_code
 from domicile_p2p.net.errors import (
     BadAddress,
     BadJoinCode,
@@ -37,10 +38,9 @@ from domicile_p2p.net.errors import (
     Refused,
     Unreachable,
 )
-from domicile_p2p.net.logs import json_lines
-from domicile_p2p.net.peer_session import PeerSession
-from domicile_p2p.net.pins import PinStore
-from domicile_p2p.net.seat import BadEvent, SeatSecrets
+from domicile_p2p.net.join.codes import parse_code
+from domicile_p2p.net.sessions.peer import PeerSession
+from domicile_p2p.net.sessions.seat import BadEvent, SeatSecrets
 from domicile_p2p.net.wire import Role
 from domicile_p2p.transcript.files import write_transcript
 

@@ -15,8 +15,8 @@ import json
 import sys
 
 from domicile_p2p.cli import CommandError
-from domicile_p2p.net.discovery import discover, unique
-from domicile_p2p.net.words import phrase
+from domicile_p2p.net.adapters.discovery import discover, unique
+from domicile_p2p.net.join.words import phrase
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

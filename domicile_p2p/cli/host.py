@@ -22,14 +22,14 @@ from typing import Any
 
 from domicile_p2p.cli import CommandError
 from domicile_p2p.identity import IdentityError, default_data_dir
-from domicile_p2p.net.codes import parse_code
+from domicile_p2p.net.adapters.gc_pauses import THAW_EVERY
+from domicile_p2p.net.adapters.host import DEFAULT_PORT, HostConfig, HostError, start_host
+from domicile_p2p.net.adapters.logs import human_lines, json_lines
+from domicile_p2p.net.adapters.store import StoreError
 from domicile_p2p.net.errors import BadJoinCode, NetError
-from domicile_p2p.net.gc_pauses import THAW_EVERY
-from domicile_p2p.net.guard_setup import DEFAULT_SETUP_TIMEOUT
-from domicile_p2p.net.host import DEFAULT_PORT, HostConfig, HostError, start_host
-from domicile_p2p.net.host_session import HostLimits
-from domicile_p2p.net.logs import human_lines, json_lines
-from domicile_p2p.net.store import StoreError
+from domicile_p2p.net.join.codes import parse_code
+from domicile_p2p.net.sessions.guards.setup import DEFAULT_SETUP_TIMEOUT
+from domicile_p2p.net.sessions.host import HostLimits
 from domicile_p2p.rules import MAX_INVESTIGATORS, Difficulty
 from domicile_p2p.transcript import TranscriptError
 

@@ -22,8 +22,8 @@ from typing import Annotated, Any, Final
 
 import msgspec
 
-from domicile_p2p.net.codes import MAX_TABLES
 from domicile_p2p.net.errors import WireError
+from domicile_p2p.net.join.codes import MAX_TABLES
 
 PROTOCOL: Final = 1
 """Version of this wire protocol (``Welcome``/``Join``/``Resume`` carry it)."""
@@ -147,7 +147,7 @@ class Fetch(_Message, frozen=True, tag="fetch"):
 
 
 class Head(_Message, frozen=True, tag="head"):
-    """This seat's chain head after event ``seq``, signed (``guard_heads.py``)."""
+    """This seat's chain head after event ``seq``, signed (``sessions/guards/heads.py``)."""
 
     seq: Count
     head: Hex32

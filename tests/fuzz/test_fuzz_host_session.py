@@ -35,9 +35,9 @@ from net_support import CODE, FakeNetwork, Peer, make_peer
 from domicile_p2p import canonical
 from domicile_p2p.identity import Identity, write_private_file
 from domicile_p2p.net import wire
-from domicile_p2p.net.game import HostedGame
-from domicile_p2p.net.host_session import HostLimits
-from domicile_p2p.net.room import Room, RoomConfig, SeatHolder
+from domicile_p2p.net.sessions.game import HostedGame
+from domicile_p2p.net.sessions.host import HostLimits
+from domicile_p2p.net.sessions.room import Room, RoomConfig, SeatHolder
 from domicile_p2p.packs import load_default_pack
 from domicile_p2p.rules import Difficulty
 from domicile_p2p.transcript import Event, Replica, SignedAction

@@ -28,9 +28,9 @@ from domicile_p2p.fairness.commit import CULPRIT_SLOT, column_slot
 from domicile_p2p.fairness.deal import deal_secrets
 from domicile_p2p.identity import Identity
 from domicile_p2p.net import wire
-from domicile_p2p.net.game import HostedGame
-from domicile_p2p.net.host_session import HostLimits
-from domicile_p2p.net.tls import client_context
+from domicile_p2p.net.adapters.tls import client_context
+from domicile_p2p.net.sessions.game import HostedGame
+from domicile_p2p.net.sessions.host import HostLimits
 from domicile_p2p.rules import (
     Action,
     CulpritSeance,

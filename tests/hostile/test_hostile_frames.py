@@ -18,9 +18,9 @@ from hostile_support import LatencyProbe, Records, percentile, send_all_and_list
 from live_support import LOOPBACK, loopback_config, network_bot, same_transcripts
 
 from domicile_p2p.net import wire
-from domicile_p2p.net.codes import JoinCode
+from domicile_p2p.net.adapters.host import start_host
 from domicile_p2p.net.errors import Refused
-from domicile_p2p.net.host import start_host
+from domicile_p2p.net.join.codes import JoinCode
 from domicile_p2p.net.wire import MAX_FRAME, Role
 
 CODE = JoinCode(6, "owl", "quill")

@@ -10,8 +10,9 @@ from hostile_support import in_play, seated
 from websockets.protocol import State
 
 from domicile_p2p.identity import Identity
-from domicile_p2p.net.guard_blame import blamed, headline
-from domicile_p2p.net.guard_heads import (
+from domicile_p2p.net.adapters.outbox import DirectOutbox, OutboxLimits
+from domicile_p2p.net.sessions.guards.blame import blamed, headline
+from domicile_p2p.net.sessions.guards.heads import (
     MAX_PENDING,
     ForgedHead,
     HeadClaim,
@@ -19,8 +20,7 @@ from domicile_p2p.net.guard_heads import (
     head_phrase,
     host_check,
 )
-from domicile_p2p.net.guard_outbox import DirectOutbox, OutboxLimits
-from domicile_p2p.net.guard_setup import SetupWatch
+from domicile_p2p.net.sessions.guards.setup import SetupWatch
 from domicile_p2p.transcript import Check, Violation
 from domicile_p2p.transcript.ledger import Step
 

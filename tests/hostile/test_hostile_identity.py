@@ -15,13 +15,13 @@ from live_support import LOOPBACK, free_port, loopback_config, network_bot
 from zeroconf import IPVersion
 from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
 
+from domicile_p2p.net.adapters.client import Backoff, websocket_dialer
+from domicile_p2p.net.adapters.discovery import SERVICE_TYPE, TableAdvert, discover
+from domicile_p2p.net.adapters.host import HostConfig, start_host
+from domicile_p2p.net.adapters.pins import PinStore
 from domicile_p2p.net.address import Address
-from domicile_p2p.net.client import Backoff, websocket_dialer
-from domicile_p2p.net.codes import JoinCode
-from domicile_p2p.net.discovery import SERVICE_TYPE, TableAdvert, discover
 from domicile_p2p.net.errors import HostIdentityChanged, Refused, WrongCode
-from domicile_p2p.net.host import HostConfig, start_host
-from domicile_p2p.net.pins import PinStore
+from domicile_p2p.net.join.codes import JoinCode
 from domicile_p2p.net.wire import Role, TableState
 
 CODE = JoinCode(3, "owl", "quill")

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from hostile_support import seated
 
-from domicile_p2p.net.host_session import HostLimits
+from domicile_p2p.net.sessions.host import HostLimits
 from domicile_p2p.transcript import Kind
 from domicile_p2p.transcript.ledger import Step
 from domicile_p2p.transcript.schema import AbortBody

@@ -24,15 +24,15 @@ from websockets.exceptions import ConnectionClosed
 
 from domicile_p2p.identity import load_or_create_identity
 from domicile_p2p.net import wire
-from domicile_p2p.net.bot import BotBrain, run_bot
-from domicile_p2p.net.client import Backoff, Dialed, PeerClient
-from domicile_p2p.net.codes import JoinCode
-from domicile_p2p.net.guard_outbox import OutboxLimits
-from domicile_p2p.net.host import start_host
-from domicile_p2p.net.peer_session import PeerSession
-from domicile_p2p.net.pins import PinStore
-from domicile_p2p.net.seat import SeatSecrets
-from domicile_p2p.net.tls import client_context, peer_fingerprint
+from domicile_p2p.net.adapters.bot import BotBrain, run_bot
+from domicile_p2p.net.adapters.client import Backoff, Dialed, PeerClient
+from domicile_p2p.net.adapters.host import start_host
+from domicile_p2p.net.adapters.outbox import OutboxLimits
+from domicile_p2p.net.adapters.pins import PinStore
+from domicile_p2p.net.adapters.tls import client_context, peer_fingerprint
+from domicile_p2p.net.join.codes import JoinCode
+from domicile_p2p.net.sessions.peer import PeerSession
+from domicile_p2p.net.sessions.seat import SeatSecrets
 from domicile_p2p.net.wire import Role
 
 CODE = JoinCode(7, "owl", "quill")

@@ -17,7 +17,7 @@ from pathlib import Path
 from hostile_support import HostileTable, forge, in_play, seated
 
 from domicile_p2p.net import wire
-from domicile_p2p.net.guard_heads import ForgedHead, HeadClaim, SplitHistory
+from domicile_p2p.net.sessions.guards.heads import ForgedHead, HeadClaim, SplitHistory
 from domicile_p2p.transcript import Event
 
 

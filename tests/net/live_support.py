@@ -16,14 +16,14 @@ from pathlib import Path
 from typing import Any
 
 from domicile_p2p.identity import load_or_create_identity
+from domicile_p2p.net.adapters.bot import BotBrain, BotOutcome, run_bot
+from domicile_p2p.net.adapters.client import Backoff, PeerClient, websocket_dialer
+from domicile_p2p.net.adapters.host import HostConfig
+from domicile_p2p.net.adapters.pins import PinStore
 from domicile_p2p.net.address import Address
-from domicile_p2p.net.bot import BotBrain, BotOutcome, run_bot
-from domicile_p2p.net.client import Backoff, PeerClient, websocket_dialer
-from domicile_p2p.net.codes import JoinCode
-from domicile_p2p.net.host import HostConfig
-from domicile_p2p.net.peer_session import PeerSession
-from domicile_p2p.net.pins import PinStore
-from domicile_p2p.net.seat import SeatSecrets
+from domicile_p2p.net.join.codes import JoinCode
+from domicile_p2p.net.sessions.peer import PeerSession
+from domicile_p2p.net.sessions.seat import SeatSecrets
 from domicile_p2p.net.wire import Role
 
 REPO = Path(__file__).resolve().parents[2]

@@ -15,9 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from domicile_p2p.identity import Identity
-from domicile_p2p.net.bot import BotBrain
-from domicile_p2p.net.codes import JoinCode
-from domicile_p2p.net.effects import (
+from domicile_p2p.net.adapters.bot import BotBrain
+from domicile_p2p.net.errors import WireError
+from domicile_p2p.net.join.codes import JoinCode
+from domicile_p2p.net.sessions.effects import (
     ActionRefused,
     Close,
     GameFinished,
@@ -30,12 +31,11 @@ from domicile_p2p.net.effects import (
     TableChanged,
     Transmit,
 )
-from domicile_p2p.net.errors import WireError
-from domicile_p2p.net.game import HostedGame
-from domicile_p2p.net.host_session import HostLimits, HostSession
-from domicile_p2p.net.peer_session import PeerSession
-from domicile_p2p.net.room import Room, RoomConfig, SeatHolder
-from domicile_p2p.net.seat import SeatSecrets
+from domicile_p2p.net.sessions.game import HostedGame
+from domicile_p2p.net.sessions.host import HostLimits, HostSession
+from domicile_p2p.net.sessions.peer import PeerSession
+from domicile_p2p.net.sessions.room import Room, RoomConfig, SeatHolder
+from domicile_p2p.net.sessions.seat import SeatSecrets
 from domicile_p2p.net.wire import (
     ClientMessage,
     Error,

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from net_support import make_peer
 
+from domicile_p2p.net.adapters.client import Backoff, Dialed, PeerClient
 from domicile_p2p.net.address import Address
-from domicile_p2p.net.client import Backoff, Dialed, PeerClient
 from domicile_p2p.net.errors import BadAddress, HostIdentityChanged, Unreachable
 
 FAST = Backoff(first=0.001, cap=0.002, attempts=5, first_attempts=3)

@@ -11,17 +11,17 @@ from pathlib import Path
 import pytest
 from cryptography import x509
 
-from domicile_p2p.net.codes import JoinCode
-from domicile_p2p.net.errors import HostIdentityChanged, HostMisbehaved, WireError, WrongCode
-from domicile_p2p.net.pake import Binding, ClientPake, host_reply
-from domicile_p2p.net.pins import PinStore
-from domicile_p2p.net.tls import (
+from domicile_p2p.net.adapters.pins import PinStore
+from domicile_p2p.net.adapters.tls import (
     client_context,
     fingerprint,
     load_or_create_certificate,
     server_context,
 )
-from domicile_p2p.net.words import phrase
+from domicile_p2p.net.errors import HostIdentityChanged, HostMisbehaved, WireError, WrongCode
+from domicile_p2p.net.join.codes import JoinCode
+from domicile_p2p.net.join.pake import Binding, ClientPake, host_reply
+from domicile_p2p.net.join.words import phrase
 
 CODE = JoinCode(7, "raven", "lantern")
 

@@ -9,8 +9,7 @@ from pathlib import Path
 import pytest
 from live_support import domicile, environment, network_bot
 
-from domicile_p2p.net.codes import parse_code
-from domicile_p2p.net.discovery import (
+from domicile_p2p.net.adapters.discovery import (
     BadAdvert,
     DiscoveredTable,
     TableAdvert,
@@ -18,7 +17,8 @@ from domicile_p2p.net.discovery import (
     instance_label,
     unique,
 )
-from domicile_p2p.net.host import HostConfig, start_host
+from domicile_p2p.net.adapters.host import HostConfig, start_host
+from domicile_p2p.net.join.codes import parse_code
 from domicile_p2p.net.wire import Role, TableState
 
 LOOPBACK = "127.0.0.1"

@@ -20,12 +20,12 @@ from typing import Any
 import pytest
 from net_support import FINGERPRINT
 
-from domicile_p2p.net import server as server_module
-from domicile_p2p.net.effects import Close, HostEffect, Log, Persist, Send
-from domicile_p2p.net.files import AppendLog, read_lines
-from domicile_p2p.net.host_session import HostSession
-from domicile_p2p.net.server import HostServer, LocalLink
-from domicile_p2p.net.store import EVENTS_FILE, HostStore
+from domicile_p2p.net.adapters import server as server_module
+from domicile_p2p.net.adapters.files import AppendLog, read_lines
+from domicile_p2p.net.adapters.server import HostServer, LocalLink
+from domicile_p2p.net.adapters.store import EVENTS_FILE, HostStore
+from domicile_p2p.net.sessions.effects import Close, HostEffect, Log, Persist, Send
+from domicile_p2p.net.sessions.host import HostSession
 from domicile_p2p.net.wire import Error, ErrorCode, Events, HostMessage, decode_host, text
 
 SETTLE = 0.05
@@ -218,7 +218,7 @@ def test_discarding_old_tables_does_not_keep_writing_into_them(tmp_path: Path) -
 _CRASHING_WRITER = """
 import os, signal, sys
 from pathlib import Path
-from domicile_p2p.net.store import HostStore
+from domicile_p2p.net.adapters.store import HostStore
 
 store = HostStore(Path(sys.argv[1]))
 for seq in range(5):

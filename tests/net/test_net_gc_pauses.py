@@ -8,7 +8,7 @@ import weakref
 from collections.abc import Mapping
 from typing import Any
 
-from domicile_p2p.net.gc_pauses import MIDDLE_EVERY, PauseWatch
+from domicile_p2p.net.adapters.gc_pauses import MIDDLE_EVERY, PauseWatch
 
 
 async def test_survivors_of_a_full_collection_are_frozen_and_long_pauses_logged() -> None:

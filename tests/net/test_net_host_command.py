@@ -9,9 +9,9 @@ import pytest
 
 from domicile_p2p.cli import CommandError
 from domicile_p2p.cli.host import config_from, register
-from domicile_p2p.net.gc_pauses import THAW_EVERY
-from domicile_p2p.net.guard_setup import DEFAULT_SETUP_TIMEOUT
-from domicile_p2p.net.host import HostConfig
+from domicile_p2p.net.adapters.gc_pauses import THAW_EVERY
+from domicile_p2p.net.adapters.host import HostConfig
+from domicile_p2p.net.sessions.guards.setup import DEFAULT_SETUP_TIMEOUT
 
 
 def _config(tmp_path: Path, *options: str) -> HostConfig:

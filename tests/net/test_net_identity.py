@@ -19,13 +19,13 @@ from live_support import (
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosedError
 
+from domicile_p2p.net.adapters.client import open_websocket
+from domicile_p2p.net.adapters.host import RunningHost, start_host
+from domicile_p2p.net.adapters.pins import PinStore
+from domicile_p2p.net.adapters.tls import client_context
 from domicile_p2p.net.address import Address
-from domicile_p2p.net.client import open_websocket
-from domicile_p2p.net.codes import JoinCode
 from domicile_p2p.net.errors import HostIdentityChanged, Refused, WrongCode
-from domicile_p2p.net.host import RunningHost, start_host
-from domicile_p2p.net.pins import PinStore
-from domicile_p2p.net.tls import client_context
+from domicile_p2p.net.join.codes import JoinCode
 from domicile_p2p.net.wire import MAX_FRAME, Role
 
 CODE = JoinCode(6, "moth", "lantern")

@@ -6,8 +6,8 @@ import os
 import stat
 from pathlib import Path
 
-from domicile_p2p.net.files import append_durably, read_lines, write_atomic
-from domicile_p2p.net.limits import MAX_TRACKED_ADDRESSES, FailureLimiter, TokenBucket
+from domicile_p2p.net.adapters.files import append_durably, read_lines, write_atomic
+from domicile_p2p.net.sessions.limits import MAX_TRACKED_ADDRESSES, FailureLimiter, TokenBucket
 
 
 def test_token_bucket_allows_bursts_then_the_average_rate() -> None:

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from live_support import LOOPBACK, loopback_config, network_bot, same_transcripts
 
-from domicile_p2p.net.codes import JoinCode
-from domicile_p2p.net.host import RunningHost, start_host
-from domicile_p2p.net.pins import PinStore
+from domicile_p2p.net.adapters.host import RunningHost, start_host
+from domicile_p2p.net.adapters.pins import PinStore
+from domicile_p2p.net.join.codes import JoinCode
 from domicile_p2p.net.wire import Role
 from domicile_p2p.transcript.files import read_transcript
 from domicile_p2p.transcript.verify import verify
@@ -111,9 +111,9 @@ async def test_a_twelve_table_host_reads_each_tls_connection_with_a_small_buffer
     tmp_path: Path,
 ) -> None:
     """Twelve tables in one process (numbers past 9), and 32 KiB TLS reads per connection."""
+    from domicile_p2p.net.adapters.client import open_websocket
+    from domicile_p2p.net.adapters.server import TLS_READ_CHUNK
     from domicile_p2p.net.address import Address
-    from domicile_p2p.net.client import open_websocket
-    from domicile_p2p.net.server import TLS_READ_CHUNK
 
     records: list[dict[str, Any]] = []
     host = await _host(tmp_path, records, tables=12)

@@ -20,8 +20,8 @@ from live_support import (
     network_bot,
 )
 
-from domicile_p2p.net.codes import JoinCode
-from domicile_p2p.net.host import start_host
+from domicile_p2p.net.adapters.host import start_host
+from domicile_p2p.net.join.codes import JoinCode
 from domicile_p2p.transcript.files import read_transcript
 from domicile_p2p.transcript.verify import verify
 

@@ -16,10 +16,10 @@ from live_support import LOOPBACK, HostProcess, free_port, network_bot, same_tra
 from net_support import CODE, FakeNetwork, Peer, make_peer, make_room
 
 from domicile_p2p.identity import Identity
-from domicile_p2p.net.codes import parse_code
+from domicile_p2p.net.adapters.host import HostConfig, HostError, start_host
 from domicile_p2p.net.errors import Refused
-from domicile_p2p.net.host import HostConfig, HostError, start_host
-from domicile_p2p.net.room import Refusal
+from domicile_p2p.net.join.codes import parse_code
+from domicile_p2p.net.sessions.room import Refusal
 from domicile_p2p.net.wire import Lobby, Role, Starts, TableState
 from domicile_p2p.packs import load_default_pack
 from domicile_p2p.transcript.verify import verify

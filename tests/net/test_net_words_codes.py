@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from domicile_p2p.net.codes import (
+from domicile_p2p.net.errors import BadJoinCode
+from domicile_p2p.net.join.codes import (
     MAX_TABLES,
     NAMEPLATES,
     JoinCode,
@@ -14,8 +15,7 @@ from domicile_p2p.net.codes import (
     new_code,
     parse_code,
 )
-from domicile_p2p.net.errors import BadJoinCode
-from domicile_p2p.net.words import WORD_INDEX, WORDS, phrase
+from domicile_p2p.net.join.words import WORD_INDEX, WORDS, phrase
 
 
 def test_word_list_is_256_distinct_words_none_a_prefix_of_another() -> None:

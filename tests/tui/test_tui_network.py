@@ -22,10 +22,10 @@ from tui_support import (
     wait_until,
 )
 
+from domicile_p2p.net.adapters.host import HostConfig, RunningHost, start_host
 from domicile_p2p.net.address import Address
-from domicile_p2p.net.codes import parse_code
-from domicile_p2p.net.guard_heads import head_phrase
-from domicile_p2p.net.host import HostConfig, RunningHost, start_host
+from domicile_p2p.net.join.codes import parse_code
+from domicile_p2p.net.sessions.guards.heads import head_phrase
 from domicile_p2p.rules import Phase
 from domicile_p2p.transcript.verify import verify
 from domicile_tui.app import DomicileApp

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tui_support import PACK, Clairvoyant
 
-from domicile_p2p.net.discovery import DiscoveredTable, TableAdvert
+from domicile_p2p.net.adapters.discovery import DiscoveredTable, TableAdvert
 from domicile_p2p.net.wire import TableState
 from domicile_p2p.rules import GHOST, Difficulty, Give, Lock, Place, Refresh, apply, view
 from domicile_p2p.sim import deal

@@ -13,7 +13,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
-from domicile_p2p.net.guard_heads import head_phrase
+from domicile_p2p.net.sessions.guards.heads import head_phrase
 from domicile_p2p.packs import Pack
 from domicile_p2p.rules import CATEGORY_ORDER, Outcome, Stage, View
 from domicile_tui.keys import HelpKeys

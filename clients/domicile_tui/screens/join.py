@@ -12,10 +12,10 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
 from textual.widgets import Button, Footer, Input, Label, RadioButton, RadioSet, Static
 
+from domicile_p2p.net.adapters.discovery import DiscoveredTable
 from domicile_p2p.net.address import Address
-from domicile_p2p.net.codes import parse_code
-from domicile_p2p.net.discovery import DiscoveredTable
 from domicile_p2p.net.errors import BadAddress, BadJoinCode
+from domicile_p2p.net.join.codes import parse_code
 from domicile_tui.keys import HelpKeys
 from domicile_tui.screens.base import TableScreen
 from domicile_tui.session import MAX_NAME_LENGTH, Role, SettingsError, clean_name

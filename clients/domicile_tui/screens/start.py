@@ -19,7 +19,7 @@ from domicile_tui.theme import FLOURISH, MANOR, TITLE
 from domicile_tui.widgets.status_bar import BottomBar
 
 if TYPE_CHECKING:  # the network stack loads after the first frame, with the door to tables
-    from domicile_p2p.net.discovery import DiscoveredTable
+    from domicile_p2p.net.adapters.discovery import DiscoveredTable
 
 TAGLINE = "a game of dreams, for one silent ghost and the investigators of its murder"
 LOOK_EVERY = 4.0

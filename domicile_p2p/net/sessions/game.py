@@ -15,9 +15,9 @@ from typing import Any, Final
 
 from domicile_p2p.fairness.commit import GAME_ID_BYTES
 from domicile_p2p.identity import Identity, PublicKey
-from domicile_p2p.net.guard_heads import HeadClaim, host_check
-from domicile_p2p.net.guard_setup import over
-from domicile_p2p.net.room import EventObject, Refusal, RoomConfig, SeatHolder
+from domicile_p2p.net.sessions.guards.heads import HeadClaim, host_check
+from domicile_p2p.net.sessions.guards.setup import over
+from domicile_p2p.net.sessions.room import EventObject, Refusal, RoomConfig, SeatHolder
 from domicile_p2p.net.wire import ErrorCode
 from domicile_p2p.transcript import Check, Event, Rejected, SignedAction, Table, make_genesis
 from domicile_p2p.transcript.errors import HostMisuse, MalformedEvent
@@ -31,7 +31,7 @@ _CODES: Final[dict[Check, ErrorCode]] = {
 
 
 class HostedGame:
-    """A :class:`~domicile_p2p.net.room.Game` backed by the transcript's ``Table``."""
+    """A :class:`~domicile_p2p.net.sessions.room.Game` backed by the transcript's ``Table``."""
 
     def __init__(self, table: Table) -> None:
         self.table = table

@@ -23,9 +23,9 @@ from pathlib import Path
 from typing import Any, Final
 
 from domicile_p2p import canonical
-from domicile_p2p.net.codes import JoinCode, parse_code
-from domicile_p2p.net.files import AppendLog, read_lines, write_atomic
-from domicile_p2p.net.room import RoomConfig
+from domicile_p2p.net.adapters.files import AppendLog, read_lines, write_atomic
+from domicile_p2p.net.join.codes import JoinCode, parse_code
+from domicile_p2p.net.sessions.room import RoomConfig
 from domicile_p2p.rules import Difficulty
 from domicile_p2p.transcript import Event
 from domicile_p2p.transcript.files import write_transcript

@@ -7,7 +7,7 @@ caught up, nothing in flight) it returns what the protocol owes (a
 commitment, a reveal) or what its policy decides, signed.  After a refusal
 it waits for the next event before deciding again, so a confused policy
 cannot flood the host.  :func:`run_bot` pumps it over a live
-:class:`~domicile_p2p.net.client.PeerClient`.
+:class:`~domicile_p2p.net.adapters.client.PeerClient`.
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from dataclasses import dataclass
 
 from domicile_p2p.bots import Policy as BotPolicy
 from domicile_p2p.bots import make_policy
-from domicile_p2p.net.client import PeerClient
+from domicile_p2p.net.adapters.client import PeerClient
 from domicile_p2p.net.errors import NetError
-from domicile_p2p.net.peer_session import PeerSession
+from domicile_p2p.net.sessions.peer import PeerSession
 from domicile_p2p.packs import Pack, load_default_pack
 from domicile_p2p.rules import RuleError
 from domicile_p2p.transcript import Event, SignedAction

@@ -1,9 +1,9 @@
-"""The asyncio adapter of :class:`~domicile_p2p.net.host_session.HostSession`.
+"""The asyncio adapter of :class:`~domicile_p2p.net.sessions.host.HostSession`.
 
 It only pumps: frames from websockets (TLS 1.3, frames over 64 KiB refused
 by websockets itself) are decoded and handed to the session, and the
 session's effects are carried out in order.  Frames are written straight
-into each connection's transport (``guard_outbox.DirectOutbox``, as
+into each connection's transport (``outbox.DirectOutbox``, as
 ``websockets.broadcast`` does), so a broadcast costs no task switch per
 peer; what a connection's transport holds is bounded in bytes and in time,
 so one slow or stuck client never stalls the host or the other players: it
@@ -40,7 +40,9 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 from websockets.protocol import State
 
-from domicile_p2p.net.effects import (
+from domicile_p2p.net.adapters.outbox import DirectOutbox, OutboxLimits, bound_socket
+from domicile_p2p.net.errors import WireError
+from domicile_p2p.net.sessions.effects import (
     Close,
     ConnectionId,
     GameFinished,
@@ -50,9 +52,7 @@ from domicile_p2p.net.effects import (
     Send,
     TableChanged,
 )
-from domicile_p2p.net.errors import WireError
-from domicile_p2p.net.guard_outbox import DirectOutbox, OutboxLimits, bound_socket
-from domicile_p2p.net.host_session import HostSession
+from domicile_p2p.net.sessions.host import HostSession
 from domicile_p2p.net.wire import MAX_FRAME, decode_client, text
 
 CLOSE_TOO_BIG: Final = 1009
@@ -96,7 +96,7 @@ class HostHooks(Protocol):
 
 
 class _SocketOutbox:
-    """A websocket connection's frames, written at once (``guard_outbox.DirectOutbox``).
+    """A websocket connection's frames, written at once (``outbox.DirectOutbox``).
 
     A close starts the closing handshake in a task; nothing is written after it.
     """

@@ -10,13 +10,13 @@ relayed its signed action.  So the message leads with who is to blame:
     the host broke the protocol at event 12 (hash chain): ...
     seat 3 (Bea) cheated at event 20 (public rules), and the host let it through: ...
 
-:func:`blamed` builds the :class:`Cheat` (a :class:`~domicile_p2p.net.seat.BadEvent`)
+:func:`blamed` builds the :class:`Cheat` (a :class:`~domicile_p2p.net.sessions.seat.BadEvent`)
 that the client raises, so every front end shows the same sentence.
 """
 
 from __future__ import annotations
 
-from domicile_p2p.net.seat import BadEvent
+from domicile_p2p.net.sessions.seat import BadEvent
 from domicile_p2p.transcript import Violation
 from domicile_p2p.transcript.errors import GHOST_PARTY, HOST
 

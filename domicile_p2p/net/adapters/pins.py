@@ -1,21 +1,17 @@
 """Pinned host fingerprints, kept in the client's data dir, keyed by address.
 
-Trust on first use, but not blind: the first join proves the certificate in
-the PAKE (both sides knew the table code and saw the same certificate), and
-only then is it pinned.  Every later connection to that address (reconnects,
-a restarted client) must present the same certificate, or it is refused as
-:class:`~domicile_p2p.net.errors.HostIdentityChanged` and never retried.
+What a pin allows is decided in :mod:`domicile_p2p.net.join.pins`; this
+module only keeps the pins, in one small file written atomically.
 """
 
 from __future__ import annotations
 
-import hmac
 from pathlib import Path
 from typing import Final
 
 from domicile_p2p import canonical
-from domicile_p2p.net.errors import HostIdentityChanged
-from domicile_p2p.net.files import write_atomic
+from domicile_p2p.net.adapters.files import write_atomic
+from domicile_p2p.net.join.pins import matches_pin
 
 PINS_FILE: Final = "pins.json"
 
@@ -59,11 +55,7 @@ class PinStore:
     def check(self, address: str, seen: bytes) -> bool:
         """True when ``address`` is pinned to ``seen``; False when it is not pinned yet.
 
-        Raises :class:`HostIdentityChanged` when it is pinned to something else.
+        Raises :class:`~domicile_p2p.net.errors.HostIdentityChanged` when it is pinned
+        to something else.
         """
-        pinned = self.get(address)
-        if pinned is None:
-            return False
-        if not hmac.compare_digest(pinned, seen):
-            raise HostIdentityChanged(address, pinned.hex(), seen.hex())
-        return True
+        return matches_pin(address, self.get(address), seen)

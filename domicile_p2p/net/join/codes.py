@@ -2,7 +2,7 @@
 
 A code is a *nameplate* (the table's number at its host, 1 to
 :data:`MAX_TABLES`: ``7-raven-lantern``, ``123-raven-lantern``) and two words
-from :data:`~domicile_p2p.net.words.WORDS`.  The nameplate is public (it only
+from :data:`~domicile_p2p.net.join.words.WORDS`.  The nameplate is public (it only
 routes the connection, like Magic Wormhole's); the whole code is the password
 of the join PAKE (``pake.py``), so a guess costs an attacker one online
 attempt, which the host counts and rate-limits per remote address, over every
@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from domicile_p2p.net.errors import BadJoinCode
-from domicile_p2p.net.words import WORD_INDEX, WORDS
+from domicile_p2p.net.join.words import WORD_INDEX, WORDS
 
 MAX_TABLES: Final = 9999
 NAMEPLATES: Final = range(1, MAX_TABLES + 1)

@@ -3,7 +3,7 @@
 Theory of operation
 -------------------
 :class:`HostSession` is the whole host minus its sockets, files and clock.
-The asyncio adapter (``server.py``) tells it what happened and carries out
+The asyncio adapter (``adapters/server.py``) tells it what happened and carries out
 what it returns, in order::
 
     connect(conn, remote, now)         a TLS websocket connection opened
@@ -28,7 +28,7 @@ A connection goes through three phases::
               Confirm carries its confirmation and its identity proof
               -> SEATED, or a fatal error (wrong code, counted per address).
     SEATED    the connection plays one seat: Act, Fetch, and Head (its signed
-              chain head, relayed to the table: ``guard_heads.py``).
+              chain head, relayed to the table: ``guards/heads.py``).
 
 A table's game begins when its room says so (``room.py``: every seat held,
 the owner's start, or the lobby wait over).  In the lobby a person may take
@@ -54,8 +54,10 @@ from typing import Any, Final
 
 import msgspec
 
-from domicile_p2p.net.auth import proof_holds
-from domicile_p2p.net.effects import (
+from domicile_p2p.net.errors import WireError
+from domicile_p2p.net.join.auth import proof_holds
+from domicile_p2p.net.join.pake import Binding, HostReply, host_reply
+from domicile_p2p.net.sessions.effects import (
     Close,
     ConnectionId,
     GameFinished,
@@ -65,12 +67,10 @@ from domicile_p2p.net.effects import (
     Send,
     TableChanged,
 )
-from domicile_p2p.net.errors import WireError
-from domicile_p2p.net.guard_heads import HeadClaim
-from domicile_p2p.net.guard_setup import DEFAULT_SETUP_TIMEOUT, SetupWatch
-from domicile_p2p.net.limits import FailureLimiter, TokenBucket
-from domicile_p2p.net.pake import Binding, HostReply, host_reply
-from domicile_p2p.net.room import EventObject, Refusal, Room, SeatHolder
+from domicile_p2p.net.sessions.guards.heads import HeadClaim
+from domicile_p2p.net.sessions.guards.setup import DEFAULT_SETUP_TIMEOUT, SetupWatch
+from domicile_p2p.net.sessions.limits import FailureLimiter, TokenBucket
+from domicile_p2p.net.sessions.room import EventObject, Refusal, Room, SeatHolder
 from domicile_p2p.net.wire import (
     MAX_EVENTS_PER_FRAME,
     MAX_FRAME,
@@ -595,7 +595,7 @@ class HostSession:
         return self._publish(room, start, events, lobby_changed=False)
 
     def _head(self, state: _Connection, message: Head) -> list[HostEffect]:
-        """Relay a seat's signed chain head to everyone else at its table (guard_heads.py)."""
+        """Relay a seat's signed chain head to everyone else at its table (guards/heads.py)."""
         assert state.table is not None and state.seat is not None
         room = self.rooms[state.table]
         if room.game is None:

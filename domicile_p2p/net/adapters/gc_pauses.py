@@ -39,7 +39,7 @@ import time
 from collections.abc import Mapping
 from typing import Any, Final
 
-from domicile_p2p.net.logs import LogSink
+from domicile_p2p.net.adapters.logs import LogSink
 
 LONG_PAUSE: Final = 0.020
 """Seconds from which a collection is logged."""

@@ -36,8 +36,8 @@ from typing import Final
 from spake2 import SPAKE2_A, SPAKE2_B
 
 from domicile_p2p.fairness.commit import length_prefixed
-from domicile_p2p.net.codes import JoinCode
 from domicile_p2p.net.errors import HostMisbehaved, WireError, WrongCode
+from domicile_p2p.net.join.codes import JoinCode
 
 CLIENT_ID: Final = b"domicile-p2p/v1/join/client"
 HOST_ID: Final = b"domicile-p2p/v1/join/host"

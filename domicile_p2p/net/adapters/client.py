@@ -1,4 +1,4 @@
-"""The asyncio adapter of :class:`~domicile_p2p.net.peer_session.PeerSession`.
+"""The asyncio adapter of :class:`~domicile_p2p.net.sessions.peer.PeerSession`.
 
 It dials (a TLS websocket, or an in-process link to a host in the same
 process), checks the certificate against the pin, pumps frames and effects,
@@ -25,12 +25,13 @@ from typing import Any, Final, Protocol
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
+from domicile_p2p.net.adapters.pins import PinStore
+from domicile_p2p.net.adapters.tls import client_context, peer_fingerprint
 from domicile_p2p.net.address import Address
-from domicile_p2p.net.effects import ActionRefused, Log, PeerEffect, Pin, Transmit
-from domicile_p2p.net.errors import HostIdentityChanged, HostMisbehaved, NetError, Unreachable
-from domicile_p2p.net.peer_session import PeerSession
-from domicile_p2p.net.pins import PinStore
-from domicile_p2p.net.tls import client_context, peer_fingerprint
+from domicile_p2p.net.errors import HostMisbehaved, NetError, Unreachable
+from domicile_p2p.net.join.pins import matches_pin
+from domicile_p2p.net.sessions.effects import ActionRefused, Log, PeerEffect, Pin, Transmit
+from domicile_p2p.net.sessions.peer import PeerSession
 from domicile_p2p.net.wire import MAX_FRAME, decode_host, text
 from domicile_p2p.transcript import SignedAction
 
@@ -108,8 +109,7 @@ def websocket_dialer(address: Address, pins: PinStore, expected: bytes | None = 
     async def dial() -> Dialed:
         websocket, fingerprint = await open_websocket(address)
         try:
-            if expected is not None and expected != fingerprint:
-                raise HostIdentityChanged(address.pin_key, expected.hex(), fingerprint.hex())
+            matches_pin(address.pin_key, expected, fingerprint)  # what the caller expects
             pinned = pins.check(address.pin_key, fingerprint)
         except NetError:
             await websocket.close()

@@ -24,8 +24,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from domicile_p2p.net.codes import JoinCode
-from domicile_p2p.net.guard_heads import HeadClaim
+from domicile_p2p.net.join.codes import JoinCode
+from domicile_p2p.net.sessions.guards.heads import HeadClaim
 from domicile_p2p.net.wire import ErrorCode, Lobby, Role, SeatStatus, Starts, TableState
 from domicile_p2p.rules import GHOST, Difficulty
 from domicile_p2p.transcript.ledger import Step

@@ -6,7 +6,7 @@ laptop.  A :class:`RunningHost` owns:
 
 - the TLS certificate and the identity key in the data dir (the same
   fingerprint and host key after every restart);
-- one :class:`~domicile_p2p.net.room.Room` per table, each with its code,
+- one :class:`~domicile_p2p.net.sessions.room.Room` per table, each with its code,
   its event log (every event fsync-ed before anyone sees it) and its mDNS
   advert (updated as seats fill, withdrawn at shutdown);
 - the bots the host plays itself, each a full client over an in-process link
@@ -35,23 +35,27 @@ from typing import Any, Final
 
 from domicile_p2p import canonical
 from domicile_p2p.identity import Identity, load_or_create_identity
+from domicile_p2p.net.adapters.bot import BotBrain, run_bot
+from domicile_p2p.net.adapters.client import Backoff, Dialed, Dialer, PeerClient
+from domicile_p2p.net.adapters.discovery import Advertiser, TableAdvert, advertised_addresses
+from domicile_p2p.net.adapters.gc_pauses import THAW_EVERY, PauseWatch
+from domicile_p2p.net.adapters.logs import LogSink
+from domicile_p2p.net.adapters.outbox import OutboxLimits
+from domicile_p2p.net.adapters.server import HostServer
+from domicile_p2p.net.adapters.store import HostStore, StoredTable
+from domicile_p2p.net.adapters.tls import (
+    HostCertificate,
+    load_or_create_certificate,
+    server_context,
+)
 from domicile_p2p.net.address import Address
-from domicile_p2p.net.bot import BotBrain, run_bot
-from domicile_p2p.net.client import Backoff, Dialed, Dialer, PeerClient
-from domicile_p2p.net.codes import MAX_TABLES, JoinCode, free_nameplate, new_code
-from domicile_p2p.net.discovery import Advertiser, TableAdvert, advertised_addresses
 from domicile_p2p.net.errors import NetError, Refused, Unreachable
-from domicile_p2p.net.game import HostedGame
-from domicile_p2p.net.gc_pauses import THAW_EVERY, PauseWatch
-from domicile_p2p.net.guard_outbox import OutboxLimits
-from domicile_p2p.net.host_session import HostLimits, HostSession
-from domicile_p2p.net.logs import LogSink
-from domicile_p2p.net.peer_session import PeerSession
-from domicile_p2p.net.room import Refusal, Room, RoomConfig, SeatHolder
-from domicile_p2p.net.seat import SeatSecrets
-from domicile_p2p.net.server import HostServer
-from domicile_p2p.net.store import HostStore, StoredTable
-from domicile_p2p.net.tls import HostCertificate, load_or_create_certificate, server_context
+from domicile_p2p.net.join.codes import MAX_TABLES, JoinCode, free_nameplate, new_code
+from domicile_p2p.net.sessions.game import HostedGame
+from domicile_p2p.net.sessions.host import HostLimits, HostSession
+from domicile_p2p.net.sessions.peer import PeerSession
+from domicile_p2p.net.sessions.room import Refusal, Room, RoomConfig, SeatHolder
+from domicile_p2p.net.sessions.seat import SeatSecrets
 from domicile_p2p.net.wire import ErrorCode, Role, Starts, TableState
 from domicile_p2p.packs import Pack, load_default_pack
 from domicile_p2p.rules import DIFFICULTY_RULES, GHOST, MAX_INVESTIGATORS, Difficulty
@@ -95,7 +99,7 @@ class HostConfig:
     pack: Pack | None = None
     limits: HostLimits = field(default_factory=HostLimits)
     outbox: OutboxLimits = field(default_factory=OutboxLimits)
-    """What the host keeps for a client that does not read (``guard_outbox.py``)."""
+    """What the host keeps for a client that does not read (``outbox.py``)."""
     gc_thaw_every: float = THAW_EVERY
     """Seconds between the collector's full visits of the heap (``gc_pauses.py``)."""
 
@@ -438,7 +442,7 @@ class RunningHost:
     def local_dialer(self, label: str = "local") -> Dialer:
         """Connect a player inside this process (a hosted bot, or the host's own person).
 
-        Give it to a :class:`~domicile_p2p.net.client.PeerClient`: the player joins with
+        Give it to a :class:`~domicile_p2p.net.adapters.client.PeerClient`: the player joins with
         the code and proves its key like any other, over an in-memory link.
         """
         server = self.server

@@ -10,7 +10,7 @@ not have a domain.  So:
 - the client does not validate the chain (``CERT_NONE``, no host name check)
   but reads the certificate the server presented and compares its fingerprint
   with the one it pinned at the first join, or proves it in the join PAKE
-  (``pake.py``) on first contact;
+  (``join/pake.py``) on first contact;
 - both sides speak TLS 1.3 and nothing else.
 """
 
@@ -28,8 +28,8 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
-from domicile_p2p.net.files import write_atomic
-from domicile_p2p.net.words import phrase
+from domicile_p2p.net.adapters.files import write_atomic
+from domicile_p2p.net.join.words import phrase
 
 KEY_FILE: Final = "tls-key.pem"
 CERT_FILE: Final = "tls-cert.pem"

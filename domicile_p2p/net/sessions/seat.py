@@ -24,7 +24,7 @@ from typing import Final
 from domicile_p2p.fairness.commit import ENTROPY_BYTES, SEED_BYTES
 from domicile_p2p.identity import Identity, read_private_file, write_private_file
 from domicile_p2p.net.errors import NetError
-from domicile_p2p.net.guard_setup import over
+from domicile_p2p.net.sessions.guards.setup import over
 from domicile_p2p.rules import GHOST, Action, View
 from domicile_p2p.transcript import (
     Event,
@@ -109,7 +109,7 @@ class SeatPlayer:
                 event = self.replica.receive_value(value)
         except Violation as violation:
             # Imported here: guard_blame's Cheat is a BadEvent of this module.
-            from domicile_p2p.net.guard_blame import blamed
+            from domicile_p2p.net.sessions.guards.blame import blamed
 
             raise blamed(violation) from None
         except MalformedEvent as exc:

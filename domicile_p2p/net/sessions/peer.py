@@ -3,7 +3,7 @@
 Theory of operation
 -------------------
 :class:`PeerSession` lives as long as the player's seat, across any number
-of connections.  The adapter (``client.py``) calls::
+of connections.  The adapter (``adapters/client.py``) calls::
 
     connection_made(fingerprint, pinned)   a TLS connection is up; fingerprint as seen
     receive(message)                       a decoded host message
@@ -11,7 +11,7 @@ of connections.  The adapter (``client.py``) calls::
     submit(signed_action)                  the player (or the protocol) acts
 
 and carries out the returned effects (``effects.py``) in order.  Fatal
-conditions are raised as typed errors (``errors.py``): the adapter must not
+conditions are raised as typed errors (``net/errors.py``): the adapter must not
 retry them.
 
 Each connection goes::
@@ -29,7 +29,7 @@ Each connection goes::
               from one already held is the host rewriting history (BadEvent).
               After each checkpoint event it signs its chain head (Head); the
               others' heads come relayed (PeerHead) and must match its own
-              (``guard_heads.py``: else SplitHistory, the host cheated).
+              (``guards/heads.py``: else SplitHistory, the host cheated).
 
 At most one action is in flight.  When a connection drops before its event
 came back, the action is sent again after the next catch-up unless the
@@ -43,13 +43,13 @@ from enum import Enum
 from typing import Final
 
 from domicile_p2p.identity import Identity
-from domicile_p2p.net.auth import sign_proof
-from domicile_p2p.net.codes import JoinCode
-from domicile_p2p.net.effects import ActionRefused, Log, PeerEffect, Pin, Transmit
 from domicile_p2p.net.errors import HostMisbehaved, Refused, Unreachable, WrongCode
-from domicile_p2p.net.guard_heads import HeadClaim, HeadWatch
-from domicile_p2p.net.pake import Binding, ClientPake
-from domicile_p2p.net.seat import BadEvent, SeatPlayer, SeatSecrets
+from domicile_p2p.net.join.auth import sign_proof
+from domicile_p2p.net.join.codes import JoinCode
+from domicile_p2p.net.join.pake import Binding, ClientPake
+from domicile_p2p.net.sessions.effects import ActionRefused, Log, PeerEffect, Pin, Transmit
+from domicile_p2p.net.sessions.guards.heads import HeadClaim, HeadWatch
+from domicile_p2p.net.sessions.seat import BadEvent, SeatPlayer, SeatSecrets
 from domicile_p2p.net.wire import (
     PROTOCOL,
     Act,

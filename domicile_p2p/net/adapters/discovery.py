@@ -24,7 +24,7 @@ from typing import Any, Final
 from zeroconf import InterfaceChoice, IPVersion, ServiceStateChange, Zeroconf
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
-from domicile_p2p.net.codes import MAX_TABLES
+from domicile_p2p.net.join.codes import MAX_TABLES
 from domicile_p2p.net.wire import PROTOCOL, TableState
 
 SERVICE_TYPE: Final = "_domicile._tcp.local."
