@@ -30,7 +30,6 @@ from domicile_p2p.rules import (
     CulpritSeance,
     FalseVerdict,
     GameState,
-    NotInHand,
     RuleError,
     apply,
     new_game,
@@ -89,10 +88,13 @@ def replay(ledger: Ledger, seq: int, seed: bytes) -> GameState | None:
 
 
 def _check_of(error: RuleError, action: object) -> Check:
+    """The check a refusal of the replay with the secrets fails.
+
+    With the secrets the engine checks only what the public replay could not:
+    the truth of the verdicts and the Ghost's hand.  So a false verdict fails
+    the verdicts (or the culprit), and every other refusal is about the hand:
+    a card not in it (``NotInHand``), or a give or a reshuffle it could not cover.
+    """
     if isinstance(error, FalseVerdict):
         return Check.CULPRIT if isinstance(action, CulpritSeance) else Check.VERDICTS
-    if isinstance(error, NotInHand):
-        return Check.DREAM_CARDS
-    # With the secrets the engine checks only the verdicts and the Ghost's hand;
-    # any other refusal is about the hand too (a give the hand could not cover).
     return Check.DREAM_CARDS
