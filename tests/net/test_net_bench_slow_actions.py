@@ -9,7 +9,7 @@ from pathlib import Path
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 sys.path.insert(0, str(BENCHMARKS))  # the scripts import their shared _common module
 
-from bench_host import RunQueueWatch, attribute_slow  # noqa: E402
+from _host.slow import GcPause, RunQueueWatch, attribute_slow  # noqa: E402
 
 
 def _watch(samples: list[tuple[float, float]]) -> RunQueueWatch:
@@ -29,7 +29,7 @@ def test_the_wait_inside_an_interval_is_the_growth_of_the_counter_across_it() ->
 
 
 def test_a_slow_action_is_blamed_on_a_pause_inside_it_first_then_on_a_cpu_wait() -> None:
-    pause = (1, 30.0, 10.02, 0)  # generation 1, 30 ms from t=10.02
+    pause = GcPause(1, 30.0, 10.02, 0)  # generation 1, 30 ms from t=10.02
     watch = _watch([(19.9, 0.0), (20.0, 0.0), (20.1, 0.04), (30.0, 0.04), (30.2, 0.045)])
     slow = [
         (10.0, 0.08),  # the pause falls inside
