@@ -65,7 +65,6 @@ async def join_seat(table: TableLoad, seat: int) -> None:
     table.identities[seat] = identity
     session = PeerSession(
         identity,
-        None,  # type: ignore[arg-type]  # secrets live in this process only (see TableLoad)
         spec["nameplate"],
         code=parse_code(spec["code"]),
         name=f"Load {seat}",
@@ -90,7 +89,7 @@ def _start_game(table: TableLoad, genesis: dict[str, Any]) -> None:
     pack = load_default_pack()
     table.replica = replica
     for seat in range(SEATS):
-        player = SeatPlayer(table.identities[seat], None)  # type: ignore[arg-type]
+        player = SeatPlayer(table.identities[seat])
         player.seat = seat
         player.replica = replica
         if seat == 0:

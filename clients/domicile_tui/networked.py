@@ -28,7 +28,9 @@ from domicile_p2p.identity import IdentityError, load_or_create_identity
 from domicile_p2p.net.adapters.client import Backoff, Dialed, Dialer, PeerClient, websocket_dialer
 from domicile_p2p.net.adapters.host import HostConfig, HostError, RunningHost, start_host
 from domicile_p2p.net.adapters.pins import PinStore
+from domicile_p2p.net.adapters.seat_secrets import SeatSecrets
 from domicile_p2p.net.errors import (
+    BadEvent,
     HostIdentityChanged,
     NetError,
     Refused,
@@ -38,7 +40,6 @@ from domicile_p2p.net.errors import (
 from domicile_p2p.net.join.codes import parse_code
 from domicile_p2p.net.join.words import phrase
 from domicile_p2p.net.sessions.peer import PeerSession
-from domicile_p2p.net.sessions.seat import BadEvent, SeatSecrets
 from domicile_p2p.net.wire import Lobby, Role, Starts, TableState
 from domicile_p2p.packs import Pack
 from domicile_p2p.rules import (
@@ -182,7 +183,6 @@ class NetworkTable:
             seat = self.hosting.your_seat
         session = PeerSession(
             identity,
-            SeatSecrets(self.data_dir),
             ticket.code.nameplate,
             code=ticket.code,
             name=self.name,
@@ -192,7 +192,13 @@ class NetworkTable:
         pins = PinStore.in_data_dir(self.data_dir)
         pin_key = ticket.address.pin_key if ticket.address is not None else None
         self._client = PeerClient(
-            session, dial, pins=pins, pin_key=pin_key, backoff=Backoff(), log=self._log
+            session,
+            dial,
+            SeatSecrets(self.data_dir),
+            pins=pins,
+            pin_key=pin_key,
+            backoff=Backoff(),
+            log=self._log,
         )
         self._emit(StatusChanged(Status("Joining the table…", Severity.INFO, connected=False)))
         self._tasks.append(asyncio.create_task(self._run(self._client), name="table connection"))

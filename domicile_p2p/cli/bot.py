@@ -28,9 +28,11 @@ from domicile_p2p.net.adapters.bot import BotBrain, BotOutcome, PackMismatch, ru
 from domicile_p2p.net.adapters.client import PeerClient, websocket_dialer
 from domicile_p2p.net.adapters.logs import json_lines
 from domicile_p2p.net.adapters.pins import PinStore
+from domicile_p2p.net.adapters.seat_secrets import SeatSecrets
 from domicile_p2p.net.address import Address
 from domicile_p2p.net.errors import (
     BadAddress,
+    BadEvent,
     BadJoinCode,
     HostIdentityChanged,
     HostMisbehaved,
@@ -40,7 +42,6 @@ from domicile_p2p.net.errors import (
 )
 from domicile_p2p.net.join.codes import parse_code
 from domicile_p2p.net.sessions.peer import PeerSession
-from domicile_p2p.net.sessions.seat import BadEvent, SeatSecrets
 from domicile_p2p.net.wire import Role
 from domicile_p2p.transcript.files import write_transcript
 
@@ -93,7 +94,6 @@ async def play(args: argparse.Namespace) -> BotOutcome:
     role = Role(args.role)
     session = PeerSession(
         identity,
-        SeatSecrets(data_dir),
         code.nameplate,
         code=code,
         name=args.name or ("Ghost bot" if role is Role.GHOST else "Bot"),
@@ -105,6 +105,7 @@ async def play(args: argparse.Namespace) -> BotOutcome:
     client = PeerClient(
         session,
         websocket_dialer(address, pins, expected),
+        SeatSecrets(data_dir),
         pins=pins,
         pin_key=address.pin_key,
         log=log,

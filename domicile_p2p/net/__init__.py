@@ -13,7 +13,7 @@ I/O); each layer imports only the ones below it (import-linter contracts in
     ``discovery``       mDNS adverts and browsing (zeroconf)
     ``tls``             the host's self-signed certificate; both sides' TLS 1.3 contexts
     ``files``, ``store``  durable writes; the host's data dir (table logs, finished games)
-    ``pins``            the client's data dir: the pinned fingerprints
+    ``pins``, ``seat_secrets``  the client's data dir: pinned fingerprints; seeds and entropies
     ``logs``, ``gc_pauses``  JSON log lines; the garbage collector's pauses kept short
 
 ``sessions/``  the protocol, sans I/O: messages and a ``now`` in, effects out

@@ -5,6 +5,8 @@
 - :class:`Refused`: the host answered, and said no (a wrong code, a full table...).
 - :class:`HostIdentityChanged`, :class:`HostMisbehaved`: the host (or someone
   pretending to be it) cannot be trusted.
+- :class:`BadEvent`, :class:`Cheat`: an event this client can prove wrong; a
+  :class:`Cheat` names who broke the protocol (the host, the Ghost, a seat).
 - :class:`Unreachable`: the network failed; worth trying again.
 
 A client retries only :class:`Unreachable`.  Everything else is *fatal*:
@@ -13,6 +15,8 @@ mistake (or an attack) into a flood.
 """
 
 from __future__ import annotations
+
+from domicile_p2p.transcript.errors import GHOST_PARTY, HOST, Violation
 
 
 class NetError(Exception):
@@ -75,6 +79,36 @@ class HostIdentityChanged(NetError):
 
 class HostMisbehaved(NetError):
     """The host sent something a correct host never sends (an invalid event, a bad reply)."""
+
+
+class BadEvent(NetError):
+    """The host sent an event this client can prove wrong (or one that contradicts its own)."""
+
+    def __init__(self, message: str, violation: Violation | None = None) -> None:
+        super().__init__(message)
+        self.violation = violation
+
+
+class Cheat(BadEvent):
+    """An event that proves someone at the table cheated (see :attr:`party`, :attr:`seq`).
+
+    Built by :func:`~domicile_p2p.net.sessions.guards.blame.blamed`, its
+    message leading with who is to blame.
+    """
+
+    def __init__(self, message: str, violation: Violation) -> None:
+        super().__init__(message, violation)
+        self.party = violation.party
+        self.seq = violation.seq
+        self.check = violation.check
+
+    @property
+    def ghost_cheated(self) -> bool:
+        return self.party == GHOST_PARTY
+
+    @property
+    def host_cheated(self) -> bool:
+        return self.party == HOST
 
 
 class Unreachable(NetError):

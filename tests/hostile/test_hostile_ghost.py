@@ -22,7 +22,7 @@ from hostile_support import (
     seated,
 )
 
-from domicile_p2p.net.sessions.guards.blame import Cheat
+from domicile_p2p.net.errors import Cheat
 from domicile_p2p.rules import GHOST
 from domicile_p2p.transcript import Check, Kind
 from domicile_p2p.transcript.ledger import Step

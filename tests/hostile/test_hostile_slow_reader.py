@@ -29,10 +29,10 @@ from domicile_p2p.net.adapters.client import Backoff, Dialed, PeerClient
 from domicile_p2p.net.adapters.host import start_host
 from domicile_p2p.net.adapters.outbox import OutboxLimits
 from domicile_p2p.net.adapters.pins import PinStore
+from domicile_p2p.net.adapters.seat_secrets import SeatSecrets
 from domicile_p2p.net.adapters.tls import client_context, peer_fingerprint
 from domicile_p2p.net.join.codes import JoinCode
 from domicile_p2p.net.sessions.peer import PeerSession
-from domicile_p2p.net.sessions.seat import SeatSecrets
 from domicile_p2p.net.wire import Role
 
 CODE = JoinCode(7, "owl", "quill")
@@ -118,7 +118,6 @@ async def test_a_client_that_stops_reading_is_bounded_dropped_and_comes_back(
         reading.set()
         session = PeerSession(
             load_or_create_identity(data_dir),
-            SeatSecrets(data_dir),
             CODE.nameplate,
             code=CODE,
             name="Stuck",
@@ -129,6 +128,7 @@ async def test_a_client_that_stops_reading_is_bounded_dropped_and_comes_back(
         client = PeerClient(
             session,
             stalling_dialer(host.port, pins, reading),
+            SeatSecrets(data_dir),
             pins=pins,
             pin_key=f"{LOOPBACK}:{host.port}",
             backoff=Backoff(first=0.05, cap=0.2, attempts=50),

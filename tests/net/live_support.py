@@ -20,10 +20,10 @@ from domicile_p2p.net.adapters.bot import BotBrain, BotOutcome, run_bot
 from domicile_p2p.net.adapters.client import Backoff, PeerClient, websocket_dialer
 from domicile_p2p.net.adapters.host import HostConfig
 from domicile_p2p.net.adapters.pins import PinStore
+from domicile_p2p.net.adapters.seat_secrets import SeatSecrets
 from domicile_p2p.net.address import Address
 from domicile_p2p.net.join.codes import JoinCode
 from domicile_p2p.net.sessions.peer import PeerSession
-from domicile_p2p.net.sessions.seat import SeatSecrets
 from domicile_p2p.net.wire import Role
 
 REPO = Path(__file__).resolve().parents[2]
@@ -77,7 +77,6 @@ def network_bot(
     identity = load_or_create_identity(data_dir)
     session = PeerSession(
         identity,
-        SeatSecrets(data_dir),
         code.nameplate,
         code=code,
         name=f"{'Person' if person else 'Bot'} {data_dir.name}"[:40],
@@ -89,6 +88,7 @@ def network_bot(
     client = PeerClient(
         session,
         websocket_dialer(address, pins),
+        SeatSecrets(data_dir),
         pins=pins,
         pin_key=address.pin_key,
         backoff=backoff or Backoff(first=0.1, cap=1.0, attempts=30),

@@ -16,6 +16,7 @@ from typing import Any
 
 from domicile_p2p.identity import Identity
 from domicile_p2p.net.adapters.bot import BotBrain
+from domicile_p2p.net.adapters.seat_secrets import SeatSecrets
 from domicile_p2p.net.errors import WireError
 from domicile_p2p.net.join.codes import JoinCode
 from domicile_p2p.net.sessions.effects import (
@@ -27,6 +28,7 @@ from domicile_p2p.net.sessions.effects import (
     PeerEffect,
     Persist,
     Pin,
+    SecretNeeded,
     Send,
     TableChanged,
     Transmit,
@@ -35,7 +37,6 @@ from domicile_p2p.net.sessions.game import HostedGame
 from domicile_p2p.net.sessions.host import HostLimits, HostSession
 from domicile_p2p.net.sessions.peer import PeerSession
 from domicile_p2p.net.sessions.room import Room, RoomConfig, SeatHolder
-from domicile_p2p.net.sessions.seat import SeatSecrets
 from domicile_p2p.net.wire import (
     ClientMessage,
     Error,
@@ -75,6 +76,7 @@ def make_room(
 class Peer:
     session: PeerSession
     brain: BotBrain
+    secrets: SeatSecrets
     connection: int | None = None
     inbox: deque[str] = field(default_factory=deque)
     pins: list[bytes] = field(default_factory=list)
@@ -178,6 +180,9 @@ class FakeNetwork:
                     self.frame(peer.connection, text(message))
                 case Pin(fingerprint):
                     peer.pins.append(fingerprint)
+                case SecretNeeded(game_id, seat):
+                    secret = peer.secrets.for_seat(game_id, seat)
+                    self._peer_apply(peer, peer.session.secret_kept(secret))
                 case ActionRefused():
                     peer.refusals.append(effect)
                     peer.brain.refused()
@@ -254,7 +259,6 @@ def make_peer(
     identity = identity or Identity.generate()
     session = PeerSession(
         identity,
-        SeatSecrets(data_dir),
         (code or CODE).nameplate,
         code=code,
         name=name,
@@ -262,7 +266,8 @@ def make_peer(
         seat=seat,
         bot=bot,
     )
-    return Peer(session, BotBrain(session, seed=seed if seed is not None else secrets.randbits(32)))
+    brain = BotBrain(session, seed=seed if seed is not None else secrets.randbits(32))
+    return Peer(session, brain, SeatSecrets(data_dir))
 
 
 def seated_table(

@@ -22,7 +22,8 @@ async def test_an_unreachable_host_is_retried_a_bounded_number_of_times(tmp_path
         attempts += 1
         raise Unreachable("connection refused")
 
-    client = PeerClient(make_peer(tmp_path).session, dial, backoff=FAST)
+    peer = make_peer(tmp_path)
+    client = PeerClient(peer.session, dial, peer.secrets, backoff=FAST)
     with pytest.raises(Unreachable, match="gave up after 3 attempts: connection refused"):
         await client.run()
     assert attempts == 4  # the first try and three more
@@ -36,7 +37,8 @@ async def test_a_changed_certificate_is_never_retried(tmp_path: Path) -> None:
         attempts += 1
         raise HostIdentityChanged("10.0.0.1:47470", "aa" * 32, "bb" * 32)
 
-    client = PeerClient(make_peer(tmp_path).session, dial, backoff=FAST)
+    peer = make_peer(tmp_path)
+    client = PeerClient(peer.session, dial, peer.secrets, backoff=FAST)
     with pytest.raises(HostIdentityChanged, match=r"host identity changed at 10\.0\.0\.1:47470"):
         await client.run()
     assert attempts == 1

@@ -19,11 +19,10 @@ from net_support import (
 from domicile_p2p import canonical
 from domicile_p2p.identity import Identity
 from domicile_p2p.net import wire
-from domicile_p2p.net.errors import Refused, WrongCode
+from domicile_p2p.net.errors import BadEvent, Refused, WrongCode
 from domicile_p2p.net.join.codes import JoinCode
 from domicile_p2p.net.sessions.effects import Send
 from domicile_p2p.net.sessions.host import HostLimits
-from domicile_p2p.net.sessions.seat import BadEvent
 from domicile_p2p.net.wire import PROTOCOL, Join, Role
 from domicile_p2p.transcript.schema import Kind, LockBody
 from domicile_p2p.transcript.verify import verify

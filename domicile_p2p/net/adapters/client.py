@@ -1,8 +1,9 @@
 """The asyncio adapter of :class:`~domicile_p2p.net.sessions.peer.PeerSession`.
 
 It dials (a TLS websocket, or an in-process link to a host in the same
-process), checks the certificate against the pin, pumps frames and effects,
-and reconnects by itself with backoff when the connection drops.
+process), checks the certificate against the pin, pumps frames and effects
+(pins and the seat's secret go to the player's data dir), and reconnects by
+itself with backoff when the connection drops.
 
 The reconnect loop is our own, on purpose: websockets' reconnecting
 ``connect`` iterator retries every ``OSError`` forever, and a certificate
@@ -26,11 +27,19 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from domicile_p2p.net.adapters.pins import PinStore
+from domicile_p2p.net.adapters.seat_secrets import SeatSecrets
 from domicile_p2p.net.adapters.tls import client_context, peer_fingerprint
 from domicile_p2p.net.address import Address
 from domicile_p2p.net.errors import HostMisbehaved, NetError, Unreachable
 from domicile_p2p.net.join.pins import matches_pin
-from domicile_p2p.net.sessions.effects import ActionRefused, Log, PeerEffect, Pin, Transmit
+from domicile_p2p.net.sessions.effects import (
+    ActionRefused,
+    Log,
+    PeerEffect,
+    Pin,
+    SecretNeeded,
+    Transmit,
+)
 from domicile_p2p.net.sessions.peer import PeerSession
 from domicile_p2p.net.wire import MAX_FRAME, decode_host, text
 from domicile_p2p.transcript import SignedAction
@@ -141,6 +150,7 @@ class PeerClient:
         self,
         session: PeerSession,
         dial: Dialer,
+        secrets: SeatSecrets,
         *,
         pins: PinStore | None = None,
         pin_key: str | None = None,
@@ -149,6 +159,7 @@ class PeerClient:
     ) -> None:
         self.session = session
         self._dial = dial
+        self._secrets = secrets
         self._pins = pins
         self._pin_key = pin_key
         self._backoff = backoff or Backoff()
@@ -257,6 +268,9 @@ class PeerClient:
                 case Pin(fingerprint):
                     if self._pins is not None and self._pin_key is not None:
                         self._pins.pin(self._pin_key, fingerprint)
+                case SecretNeeded(game_id, seat):
+                    secret = self._secrets.for_seat(game_id, seat)  # on disk before any commit
+                    await self._apply(self.session.secret_kept(secret))
                 case ActionRefused():
                     self.refusals.append(effect)
                     self._log("action-refused", {"code": effect.code, "reason": effect.message})

@@ -41,6 +41,7 @@ from domicile_p2p.net.adapters.discovery import Advertiser, TableAdvert, adverti
 from domicile_p2p.net.adapters.gc_pauses import THAW_EVERY, PauseWatch
 from domicile_p2p.net.adapters.logs import LogSink
 from domicile_p2p.net.adapters.outbox import OutboxLimits
+from domicile_p2p.net.adapters.seat_secrets import SeatSecrets
 from domicile_p2p.net.adapters.server import HostServer
 from domicile_p2p.net.adapters.store import HostStore, StoredTable
 from domicile_p2p.net.adapters.tls import (
@@ -55,7 +56,6 @@ from domicile_p2p.net.sessions.game import HostedGame
 from domicile_p2p.net.sessions.host import HostLimits, HostSession
 from domicile_p2p.net.sessions.peer import PeerSession
 from domicile_p2p.net.sessions.room import Refusal, Room, RoomConfig, SeatHolder
-from domicile_p2p.net.sessions.seat import SeatSecrets
 from domicile_p2p.net.wire import ErrorCode, Role, Starts, TableState
 from domicile_p2p.packs import Pack, load_default_pack
 from domicile_p2p.rules import DIFFICULTY_RULES, GHOST, MAX_INVESTIGATORS, Difficulty
@@ -518,7 +518,6 @@ class RunningHost:
         identity = load_or_create_identity(directory)
         session = PeerSession(
             identity,
-            SeatSecrets(directory),
             room.nameplate,
             code=room.config.code,
             name=self.config.bot_name(seat),
@@ -532,7 +531,9 @@ class RunningHost:
             if event in ("action-refused", "bot-illegal-move"):
                 self.log(f"bot-{event}", {"table": room.nameplate, "seat": seat, **fields})
 
-        client = PeerClient(session, dial, backoff=Backoff(attempts=3), log=log)
+        client = PeerClient(
+            session, dial, SeatSecrets(directory), backoff=Backoff(attempts=3), log=log
+        )
         brain = BotBrain(
             session, pack=self.pack, on_illegal=lambda why: log("bot-illegal-move", {"reason": why})
         )

@@ -97,4 +97,19 @@ class ActionRefused:
     message: str
 
 
-PeerEffect = Transmit | Pin | ActionRefused | Log
+@dataclass(frozen=True, slots=True)
+class SecretNeeded:
+    """This seat needs its secret for game ``game_id``: the Ghost's seed, or an entropy.
+
+    The adapter loads it from the player's data dir, or draws a fresh one and
+    writes it there durably (``0600``) first, and hands it back with
+    :meth:`~domicile_p2p.net.sessions.peer.PeerSession.secret_kept`.  Until
+    then the seat signs nothing; so nothing it commits to can be lost in a
+    crash, and the session itself never touches a file or draws randomness.
+    """
+
+    game_id: str
+    seat: int
+
+
+PeerEffect = Transmit | Pin | ActionRefused | SecretNeeded | Log

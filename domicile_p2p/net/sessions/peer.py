@@ -9,6 +9,7 @@ of connections.  The adapter (``adapters/client.py``) calls::
     receive(message)                       a decoded host message
     connection_lost()                      the connection dropped
     submit(signed_action)                  the player (or the protocol) acts
+    secret_kept(secret)                    the seat's secret, after a SecretNeeded effect
 
 and carries out the returned effects (``effects.py``) in order.  Fatal
 conditions are raised as typed errors (``net/errors.py``): the adapter must not
@@ -31,6 +32,11 @@ Each connection goes::
               others' heads come relayed (PeerHead) and must match its own
               (``guards/heads.py``: else SplitHistory, the host cheated).
 
+Once the genesis names this seat, the session asks for the seat's secret
+(SecretNeeded): the adapter keeps it in the player's data dir, drawing a
+fresh one the first time, and hands it back (``secret_kept``).  The session
+itself never touches a file or draws randomness.
+
 At most one action is in flight.  When a connection drops before its event
 came back, the action is sent again after the next catch-up unless the
 catch-up shows the host applied it (its counter is in the replica): nothing
@@ -43,13 +49,20 @@ from enum import Enum
 from typing import Final
 
 from domicile_p2p.identity import Identity
-from domicile_p2p.net.errors import HostMisbehaved, Refused, Unreachable, WrongCode
+from domicile_p2p.net.errors import BadEvent, HostMisbehaved, Refused, Unreachable, WrongCode
 from domicile_p2p.net.join.auth import sign_proof
 from domicile_p2p.net.join.codes import JoinCode
 from domicile_p2p.net.join.pake import Binding, ClientPake
-from domicile_p2p.net.sessions.effects import ActionRefused, Log, PeerEffect, Pin, Transmit
+from domicile_p2p.net.sessions.effects import (
+    ActionRefused,
+    Log,
+    PeerEffect,
+    Pin,
+    SecretNeeded,
+    Transmit,
+)
 from domicile_p2p.net.sessions.guards.heads import HeadClaim, HeadWatch
-from domicile_p2p.net.sessions.seat import BadEvent, SeatPlayer, SeatSecrets
+from domicile_p2p.net.sessions.seat import SeatPlayer
 from domicile_p2p.net.wire import (
     PROTOCOL,
     Act,
@@ -98,7 +111,6 @@ class PeerSession:
     def __init__(
         self,
         identity: Identity,
-        secrets: SeatSecrets,
         nameplate: int,
         *,
         code: JoinCode | None,
@@ -116,7 +128,7 @@ class PeerSession:
         self.role = role
         self.seat_wish = seat
         self.bot = bot
-        self.player = SeatPlayer(identity, secrets)
+        self.player = SeatPlayer(identity)
         self.heads = HeadWatch()
         self.lobby: Lobby | None = None
         self.in_flight: SignedAction | None = None
@@ -128,6 +140,7 @@ class PeerSession:
         self._host_events = 0
         self._fetching = False
         self._resend = False
+        self._secret_asked = False
 
     # ------------------------------------------------------------- queries
 
@@ -199,6 +212,11 @@ class PeerSession:
         if self._phase is _Phase.SEATED:
             return [Transmit(Act(action.value))]
         self._resend = True  # goes out after the next catch-up
+        return []
+
+    def secret_kept(self, secret: bytes) -> list[PeerEffect]:
+        """The seat's secret, loaded or drawn and kept by the adapter (after ``SecretNeeded``)."""
+        self.player.keep_secret(secret)
         return []
 
     # ------------------------------------------------------------- handshake
@@ -305,7 +323,17 @@ class PeerSession:
             if self._fetching and self.player.held >= message.start:
                 self._fetching = False
         self._host_events = max(self._host_events, message.start + len(message.events))
-        return effects + self._heads_due() + self._after_events()
+        return effects + self._secret_due() + self._heads_due() + self._after_events()
+
+    def _secret_due(self) -> list[PeerEffect]:
+        """Ask for the seat's secret once, as soon as the genesis has named the seat."""
+        player = self.player
+        if self._secret_asked or not player.needs_secret:
+            return []
+        replica, seat = player.replica, player.seat
+        assert replica is not None and seat is not None
+        self._secret_asked = True
+        return [SecretNeeded(replica.game_id, seat)]
 
     def _heads_due(self) -> list[PeerEffect]:
         """Sign the chain head after each new checkpoint event; check the claims it reached."""

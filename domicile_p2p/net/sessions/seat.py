@@ -1,29 +1,29 @@
-"""One seat's side of a networked game: the checked replica, the agent, the kept secrets.
+"""One seat's side of a networked game: the checked replica and the agent.
 
 A client never trusts the host's events: each goes through its own
 :class:`~domicile_p2p.transcript.Replica` (chain, signatures, counters,
 setup, openings, rules) before anything looks at it, and an event the
-replica refuses is reported as :class:`BadEvent` naming the event, the party
-at fault and the rule.  The seat's :class:`~domicile_p2p.transcript.SeatAgent`
-signs what the player (a person or a bot) decides, and the protocol's own
-steps (commitments, reveals) are produced by :meth:`SeatPlayer.due`.
+replica refuses is reported as :class:`~domicile_p2p.net.errors.BadEvent`
+naming the event, the party at fault and the rule.  The seat's
+:class:`~domicile_p2p.transcript.SeatAgent` signs what the player (a person
+or a bot) decides, and the protocol's own steps (commitments, reveals) are
+produced by :meth:`SeatPlayer.due`.
 
-The Ghost's seed and an investigator's entropy are written to the client's
-data dir (``0600``) *before* the commitment to them is signed, so a client
-that crashes or is killed comes back, rebuilds its agent from (secret,
-events) and can still reveal: nothing it committed to is lost.
+The agent needs the seat's secret (the Ghost's seed, an investigator's
+entropy), which lives in the player's data dir: written there (``0600``)
+*before* the commitment to it is signed, so a client that crashes or is
+killed comes back, rebuilds its agent from (secret, events) and can still
+reveal.  This module never touches that file: once the genesis names the
+seat, :attr:`SeatPlayer.needs_secret` holds until the adapter hands the
+secret in with :meth:`SeatPlayer.keep_secret` (the session asks for it with
+a :class:`~domicile_p2p.net.sessions.effects.SecretNeeded` effect).
 """
 
 from __future__ import annotations
 
-import re
-import secrets as random_bytes
-from pathlib import Path
-from typing import Final
-
-from domicile_p2p.fairness.commit import ENTROPY_BYTES, SEED_BYTES
-from domicile_p2p.identity import Identity, read_private_file, write_private_file
-from domicile_p2p.net.errors import NetError
+from domicile_p2p.identity import Identity
+from domicile_p2p.net.errors import BadEvent, NetError
+from domicile_p2p.net.sessions.guards.blame import blamed
 from domicile_p2p.net.sessions.guards.setup import over
 from domicile_p2p.rules import GHOST, Action, View
 from domicile_p2p.transcript import (
@@ -37,55 +37,12 @@ from domicile_p2p.transcript import (
 )
 from domicile_p2p.transcript.ledger import Step
 
-SECRETS_DIR: Final = "secrets"
-_GAME_ID: Final = re.compile(r"^[0-9a-f]{32}$")
-
-
-class BadEvent(NetError):
-    """The host sent an event this client can prove wrong (or one that contradicts its own)."""
-
-    def __init__(self, message: str, violation: Violation | None = None) -> None:
-        super().__init__(message)
-        self.violation = violation
-
-
-class SeatSecrets:
-    """The Ghost's seeds and investigators' entropies, one file per game and seat, ``0600``."""
-
-    def __init__(self, data_dir: Path) -> None:
-        self.directory = data_dir / SECRETS_DIR
-
-    def _load_or_create(self, name: str, size: int) -> bytes:
-        path = self.directory / name
-        try:
-            value = read_private_file(path)
-        except FileNotFoundError:
-            value = random_bytes.token_bytes(size)
-            if not write_private_file(path, value, exclusive=True):
-                value = read_private_file(path)  # another process of ours was first
-        if len(value) != size:
-            raise NetError(f"{path} is damaged ({len(value)} bytes, not {size})")
-        return value
-
-    def ghost_seed(self, game_id: str) -> bytes:
-        return self._load_or_create(f"{_checked(game_id)}-ghost.seed", SEED_BYTES)
-
-    def entropy(self, game_id: str, seat: int) -> bytes:
-        return self._load_or_create(f"{_checked(game_id)}-seat{seat}.entropy", ENTROPY_BYTES)
-
-
-def _checked(game_id: str) -> str:
-    if not _GAME_ID.match(game_id):
-        raise ValueError(f"not a game id: {game_id!r}")
-    return game_id
-
 
 class SeatPlayer:
     """The replica and agent of one seat, fed with the host's events in order."""
 
-    def __init__(self, identity: Identity, secrets: SeatSecrets) -> None:
+    def __init__(self, identity: Identity) -> None:
         self.identity = identity
-        self.secrets = secrets
         self.seat: int | None = None
         self.replica: Replica | None = None
         self.agent: GhostAgent | InvestigatorAgent | None = None
@@ -103,35 +60,40 @@ class SeatPlayer:
         try:
             if self.replica is None:
                 event = Event.from_value(value)
-                self.replica = Replica(event)
-                self._seat_agent()
+                replica = Replica(event)
+                self._check_seat(replica)
+                self.replica = replica
             else:
                 event = self.replica.receive_value(value)
         except Violation as violation:
-            # Imported here: guard_blame's Cheat is a BadEvent of this module.
-            from domicile_p2p.net.sessions.guards.blame import blamed
-
             raise blamed(violation) from None
         except MalformedEvent as exc:
             raise BadEvent(f"the host sent a malformed event 0: {exc}") from None
         return event
 
-    def _seat_agent(self) -> None:
-        replica = self.replica
-        assert replica is not None
+    def _check_seat(self, replica: Replica) -> None:
         seat = self.seat
         if seat is None or seat not in replica.table.seats:
             raise BadEvent(f"the genesis has no seat {seat} (the one the host gave this client)")
         if replica.table.seat_keys[seat] != self.identity.public_key:
             raise BadEvent(f"the genesis gives seat {seat} to another key than this client's")
+
+    @property
+    def needs_secret(self) -> bool:
+        """The genesis is in, and the agent waits for the seat's secret (see the module doc)."""
+        return self.replica is not None and self.agent is None
+
+    def keep_secret(self, secret: bytes) -> None:
+        """The seat's secret, as kept in the data dir: the agent can sign from now on."""
+        replica, seat = self.replica, self.seat
+        if replica is None or seat is None:
+            raise NetError("no game has begun: there is no secret to keep yet")
+        if self.agent is not None:
+            return
         if seat == GHOST:
-            self.agent = GhostAgent(
-                self.identity, replica, self.secrets.ghost_seed(replica.game_id)
-            )
+            self.agent = GhostAgent(self.identity, replica, secret)
         else:
-            self.agent = InvestigatorAgent(
-                self.identity, seat, replica, self.secrets.entropy(replica.game_id, seat)
-            )
+            self.agent = InvestigatorAgent(self.identity, seat, replica, secret)
 
     @property
     def step(self) -> Step | None:

@@ -10,33 +10,15 @@ relayed its signed action.  So the message leads with who is to blame:
     the host broke the protocol at event 12 (hash chain): ...
     seat 3 (Bea) cheated at event 20 (public rules), and the host let it through: ...
 
-:func:`blamed` builds the :class:`Cheat` (a :class:`~domicile_p2p.net.sessions.seat.BadEvent`)
-that the client raises, so every front end shows the same sentence.
+:func:`blamed` builds the :class:`~domicile_p2p.net.errors.Cheat` (a
+:class:`~domicile_p2p.net.errors.BadEvent`) that the client raises, so every
+front end shows the same sentence.
 """
 
 from __future__ import annotations
 
-from domicile_p2p.net.sessions.seat import BadEvent
-from domicile_p2p.transcript import Violation
-from domicile_p2p.transcript.errors import GHOST_PARTY, HOST
-
-
-class Cheat(BadEvent):
-    """An event that proves someone at the table cheated (see :attr:`party`, :attr:`seq`)."""
-
-    def __init__(self, message: str, violation: Violation) -> None:
-        super().__init__(message, violation)
-        self.party = violation.party
-        self.seq = violation.seq
-        self.check = violation.check
-
-    @property
-    def ghost_cheated(self) -> bool:
-        return self.party == GHOST_PARTY
-
-    @property
-    def host_cheated(self) -> bool:
-        return self.party == HOST
+from domicile_p2p.net.errors import Cheat
+from domicile_p2p.transcript.errors import GHOST_PARTY, HOST, Violation
 
 
 def headline(violation: Violation) -> str:

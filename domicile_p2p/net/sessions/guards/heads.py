@@ -37,9 +37,8 @@ from typing import Final
 
 from domicile_p2p.fairness.commit import frame, u32
 from domicile_p2p.identity import Identity, PublicKey
-from domicile_p2p.net.errors import HostMisbehaved
+from domicile_p2p.net.errors import BadEvent, HostMisbehaved
 from domicile_p2p.net.join.words import phrase
-from domicile_p2p.net.sessions.seat import BadEvent
 from domicile_p2p.transcript import Event, Kind
 from domicile_p2p.transcript.replica import Record
 
