@@ -19,6 +19,7 @@ from rules_support import (
 from domicile_p2p.rules import (
     Difficulty,
     Give,
+    NothingToDraw,
     Phase,
     Refresh,
     RefreshLimit,
@@ -30,7 +31,7 @@ def _can_refresh(replay: Replay) -> bool:
     return Refresh() in legal_actions(replay.secret)
 
 
-def test_a_refresh_discards_the_whole_hand_and_draws_seven() -> None:
+def test_a_refresh_draws_seven_then_discards_the_old_hand() -> None:
     replay = manual_game(2, Difficulty.EASY)
     replay = replay.apply(Refresh())
     assert replay.secrets.discard == DREAMS[:7]
@@ -104,7 +105,7 @@ def test_stage_two_refreshes_follow_the_same_limits() -> None:
     assert replay.public.refreshes_used == 1
 
 
-def test_the_discard_pile_is_reshuffled_when_the_deck_runs_out() -> None:
+def test_a_refresh_never_draws_back_the_hand_it_threw_away() -> None:
     calls: list[tuple[int, tuple[str, ...]]] = []
 
     def recording(number: int, cards: tuple[str, ...]) -> tuple[str, ...]:
@@ -116,32 +117,58 @@ def test_the_discard_pile_is_reshuffled_when_the_deck_runs_out() -> None:
     replay = manual_game(1, Difficulty.EASY, pack, deck=deck, reshuffle=recording)
     assert replay.secrets.hand == deck[:7] and replay.secrets.deck == deck[7:]
     replay = replay.apply(Refresh())
-    # Three cards came from the deck; then the seven discarded ones were
-    # reshuffled (sorted by id, then the Ghost's order) and four more drawn.
-    assert calls == [(0, tuple(sorted(deck[:7])))]
-    assert replay.secrets.hand == (
-        *("dream-03", "dream-02", "dream-01"),
-        *("dream-10", "dream-09", "dream-08", "dream-07"),
+    # The new hand is drawn first: the deck's three cards, and the discard pile is
+    # still empty, so the hand stays short; only then do the old seven go to the pile.
+    assert calls == []
+    assert replay.secrets.hand == ("dream-03", "dream-02", "dream-01")
+    assert replay.secrets.deck == ()
+    assert replay.secrets.discard == deck[:7]
+    assert (replay.public.hand_size, replay.public.deck_size, replay.public.discard_size) == (
+        3,
+        0,
+        7,
     )
-    assert replay.secrets.deck == ("dream-06", "dream-05", "dream-04")
-    assert replay.secrets.discard == ()
-    assert replay.public.reshuffles == 1
-    # The next reshuffle has the next number.
-    replay = play_round(replay, correct=())
-    replay = replay.apply(Refresh())
-    assert [number for number, _ in calls] == [0, 1]
-    assert replay.public.reshuffles == 2
+    assert replay.public.reshuffles == 0
 
 
-def test_a_give_draws_through_a_reshuffle() -> None:
+def test_a_refresh_draws_through_a_reshuffle_of_the_earlier_discards() -> None:
     pack = dreams(8)
-    replay = manual_game(2, Difficulty.EASY, pack)
-    replay = replay.apply(Refresh())  # discard 1..7, draw 8, reshuffle 1..7, draw 6
-    assert replay.secrets.hand == ("dream-08", *pack[:6])
-    replay = replay.apply(Give(1, ("dream-08", "dream-01")))
-    assert replay.secrets.hand == (*pack[1:6], "dream-07")
-    assert replay.public.hand_size == 6  # everything else is face up: the hand stays short
+    replay = manual_game(1, Difficulty.EASY, pack, reshuffle=reversed_reshuffle)
+    replay = play_round(replay)  # gives dream-01, draws dream-08; found: dream-01 discarded
+    assert (replay.secrets.deck, replay.secrets.discard) == ((), ("dream-01",))
+    replay = replay.apply(Refresh())
+    # The deck is empty: the discard pile (dream-01 alone, not yet the old hand) is
+    # reshuffled and drawn; then the old seven go to the emptied pile.
+    assert replay.secrets.hand == ("dream-01",)
+    assert replay.secrets.discard == pack[1:]
+    assert replay.public.reshuffles == 1
+
+
+def test_a_refresh_with_nothing_to_draw_is_refused_and_costs_nothing() -> None:
+    replay = manual_game(1, Difficulty.DIFFICULT, dreams(7))
     assert (replay.public.deck_size, replay.public.discard_size) == (0, 0)
+    for state in (replay.secret, replay.public):
+        refused(state, Refresh(), NothingToDraw, "deck and the discard pile are both empty")
+    assert not _can_refresh(replay)
+    # Refused, it changed nothing: Difficult's one refresh of the game is still unused.
+    assert (replay.public.refreshes_used, replay.public.refreshes_this_round) == (0, 0)
+
+
+def test_the_discard_pile_is_reshuffled_when_the_deck_runs_out() -> None:
+    calls: list[tuple[int, tuple[str, ...]]] = []
+
+    def recording(number: int, cards: tuple[str, ...]) -> tuple[str, ...]:
+        calls.append((number, cards))
+        return reversed_reshuffle(number, cards)
+
+    pack = dreams(8)
+    replay = manual_game(1, Difficulty.EASY, pack, reshuffle=recording)
+    replay = replay.apply(Refresh())  # hand: dream-08; discard: 1..7
+    replay = replay.apply(Give(1, ("dream-08",)))
+    # The deck ran out: the discard pile, sorted by id, was reshuffled (number 0).
+    assert calls == [(0, pack[:7])]
+    assert replay.secrets.hand == tuple(reversed(pack[:7]))
+    assert replay.public.reshuffles == 1
 
 
 @pytest.mark.parametrize("difficulty", list(Difficulty))

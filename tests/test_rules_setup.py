@@ -27,6 +27,7 @@ from domicile_p2p.rules import (
     Category,
     Column,
     Difficulty,
+    Give,
     Investigator,
     Phase,
     Refresh,
@@ -228,12 +229,16 @@ def test_a_reshuffle_must_return_the_discard_pile() -> None:
 
     config = table(1, Difficulty.EASY, dreams(8))
     tableau = tableau_for(config)
-    state = new_game(config, tableau, secret_for(config, tableau, reshuffle=cheating))
-    # The refresh empties the deck of its one card and must reshuffle the discard.
+    state = apply(
+        new_game(config, tableau, secret_for(config, tableau, reshuffle=cheating)), Refresh()
+    )
+    # The refresh drew the deck's one card and discarded seven; the next give must
+    # reshuffle the discard pile.
+    give = Give(1, ("dream-08",))
     with pytest.raises(SetupError, match="reshuffle did not return a permutation"):
-        apply(state, Refresh())
+        apply(state, give)
     honest = new_game(config, tableau, secret_for(config, tableau, reshuffle=reversed_reshuffle))
-    assert apply(honest, Refresh()).reshuffles == 1
+    assert apply(apply(honest, Refresh()), give).reshuffles == 1
 
 
 def test_columns_are_values() -> None:
@@ -263,6 +268,7 @@ def test_every_way_to_break_a_rule_has_its_own_error() -> None:
         "BadGive",
         "NotInHand",
         "RefreshLimit",
+        "NothingToDraw",
         "NotOnTableau",
         "WrongCategory",
         "MarkerLocked",

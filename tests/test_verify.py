@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from msgspec.structs import replace as revise
@@ -53,6 +54,9 @@ from domicile_p2p.transcript.schema import (
 )
 from domicile_p2p.transcript.selfplay import PlainPolicy
 from domicile_p2p.transcript.verify import VerifyReport, verify
+
+DATA = Path(__file__).resolve().parent / "data"
+"""``protocol-v1-honest.jsonl``: the protocol vectors' honest game as protocol 1 wrote it."""
 
 LOST = (1, 2)
 """Seed and investigators of an honest game lost in Stage One (some slots never opened)."""
@@ -276,9 +280,21 @@ def _genesis_change(change: Callable[[GenesisBody], GenesisBody]) -> list[Event]
     return forge(*LOST, apply)
 
 
-def test_a_genesis_of_an_unknown_protocol_fails() -> None:
-    events = _genesis_change(lambda body: revise(body, protocol=2))
-    assert_fails(verify(encode_transcript(events)), Check.GENESIS, 0, "host")
+@pytest.mark.parametrize("version", [1, 3])
+def test_a_transcript_of_another_protocol_version_is_refused_not_judged(version: int) -> None:
+    events = _genesis_change(lambda body: revise(body, protocol=version))
+    for source in (encode_transcript(events), events):
+        report = verify(source)
+        assert not report.recognized and not report.valid
+        assert f"protocol version {version}" in report.summary
+        assert report.error is not None and report.error.seq is None
+
+
+def test_the_kept_protocol_1_transcript_is_refused_with_the_reason() -> None:
+    report = verify(DATA / "protocol-v1-honest.jsonl")
+    assert not report.recognized
+    assert "protocol version 1, which this program no longer verifies" in report.summary
+    assert "refresh rule" in report.summary
 
 
 def test_a_genesis_with_one_key_for_two_seats_fails() -> None:

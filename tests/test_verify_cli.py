@@ -99,6 +99,19 @@ def test_a_file_that_is_not_a_transcript_exits_2(
     assert json.loads(out)["valid"] is False
 
 
+def test_a_protocol_1_transcript_exits_2_with_a_plain_message(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    fixture = Path(__file__).resolve().parent / "data" / "protocol-v1-honest.jsonl"
+    code, out, err = run(capsys, str(fixture))
+    assert code == 2 and out == ""
+    assert err.startswith("domicile verify: this transcript is of protocol version 1")
+    assert "refresh rule" in err and len(err.strip().splitlines()) == 1
+    code, out, _ = run(capsys, str(fixture), "--no-pack", "--json")
+    assert code == 2
+    assert json.loads(out)["recognized"] is False
+
+
 @pytest.mark.parametrize("name", ["missing.jsonl", "."])
 def test_a_file_that_cannot_be_read_exits_2(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str

@@ -8,8 +8,9 @@
 
 Exit status: 0 when the transcript is valid, 1 when a check fails (the
 first failure names the event, who is at fault and why), 2 when the file
-cannot be read, is not a transcript, or needs a card pack other than the
-one at hand.
+cannot be read, is not a transcript, is of another protocol version than
+this program's (protocol 1, before the refresh rule changed, included), or
+needs a card pack other than the one at hand.
 """
 
 from __future__ import annotations
@@ -24,9 +25,10 @@ from domicile_p2p.cli import CommandError
 from domicile_p2p.packs import Pack, PackError, load_pack
 from domicile_p2p.transcript.batch import MAX_JOBS
 from domicile_p2p.transcript.errors import Check, NotATranscript
-from domicile_p2p.transcript.files import read_bytes, split_lines
+from domicile_p2p.transcript.files import declared_protocol, read_bytes, split_lines
 from domicile_p2p.transcript.packref import PackIdentity
-from domicile_p2p.transcript.verify import VerifyReport, verify
+from domicile_p2p.transcript.schema import PROTOCOL_VERSION
+from domicile_p2p.transcript.verify import VerifyReport, unsupported_version, verify
 
 PASSED = "✓"
 FAILED = "✗"
@@ -79,6 +81,7 @@ def run(args: argparse.Namespace) -> int:
     path = Path(args.file)
     try:
         data = read_bytes(path)
+        _check_version(data)
         pack = None if args.no_pack else _pack_for(data, args.pack)
     except (NotATranscript, _PackMismatch) as exc:
         if args.json:
@@ -98,6 +101,14 @@ def run(args: argparse.Namespace) -> int:
 
 class _PackMismatch(Exception):
     """The game was played with another card pack than the one at hand."""
+
+
+def _check_version(data: bytes) -> None:
+    """Refuse a transcript of another protocol version before anything else is said of it."""
+    lines = split_lines(data)
+    version = declared_protocol(lines[0]) if lines else None
+    if version is not None and version != PROTOCOL_VERSION:
+        raise NotATranscript(unsupported_version(version))
 
 
 def _pack_for(data: bytes, directory: str | None) -> PackIdentity | None:

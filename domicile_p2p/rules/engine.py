@@ -391,17 +391,23 @@ def _refresh(state: GameState) -> GameState:
     refusal = _refresh_refusal(state)
     if refusal is not None:
         raise errors.RefreshLimit(refusal)
-    # The public state knows only how many cards the hand held, so it counts
-    # them into the discard pile by number; the secret state moves the cards.
+    if not _can_draw(state):
+        raise errors.NothingToDraw(
+            "the Ghost cannot refresh: the deck and the discard pile are both empty"
+        )
+    # The new hand is drawn before the old one is discarded, so a refresh never draws
+    # back the cards it threw away.  The public state knows only how many cards the
+    # hand held, so it counts them into the discard pile by number; the secret state
+    # moves the cards.
     draft = _Draft(state)
-    draft.discard_size += draft.hand_size
-    draft.hand_size = 0
+    old_hand, old_size = draft.hand, draft.hand_size
+    draft.hand, draft.hand_size = (), 0
+    _draw_up(draft)
+    draft.discard_size += old_size
     if draft.secret:
-        draft.discard += draft.hand
-        draft.hand = ()
+        draft.discard += old_hand
     draft.refreshes_this_round += 1
     draft.refreshes_used += 1
-    _draw_up(draft)
     return draft.freeze()
 
 
@@ -623,7 +629,7 @@ def _candidates(state: GameState) -> Iterator[Action]:
     moves = MOVES[(state.stage, state.phase)]
     secrets = state.secrets
     if secrets is not None:
-        if Refresh in moves and _refresh_refusal(state) is None:
+        if Refresh in moves and _refresh_refusal(state) is None and _can_draw(state):
             yield Refresh()
         if Give in moves:
             for seat in state.active_seats:
@@ -678,6 +684,11 @@ def true_seance(state: GameState, ghost: Secrets | GhostKnowledge) -> Seance | C
         assert seeking is not None  # every active investigator still seeks a card
         verdicts.append(Verdict(seat, ghost.column(seat).card(seeking) == investigator.marker))
     return Seance(tuple(verdicts))
+
+
+def _can_draw(state: GameState) -> bool:
+    """A refresh draws at least one card: the deck or the discard pile holds one."""
+    return state.deck_size > 0 or state.discard_size > 0
 
 
 def _refresh_refusal(state: GameState) -> str | None:

@@ -68,6 +68,10 @@ class RefreshLimit(RuleError):
     """The difficulty allows no more hand refreshes now."""
 
 
+class NothingToDraw(RuleError):
+    """A refresh needs at least one card to draw (from the deck or the discard pile)."""
+
+
 class NotOnTableau(RuleError):
     """A marker must go on a card of the Clue Tableau."""
 

@@ -73,13 +73,30 @@ def split_lines(data: bytes) -> list[bytes]:
 
 def looks_like_transcript(first_line: bytes) -> bool:
     """True when ``first_line`` is a JSON object whose ``kind`` is ``genesis``."""
+    value = _first_object(first_line)
+    return value is not None and value.get("kind") == "genesis"
+
+
+def declared_protocol(first_line: bytes) -> int | None:
+    """The integer ``body.protocol`` of a genesis line, or ``None`` if it has none.
+
+    Read before any check, so that a transcript of another protocol version is
+    refused as such instead of being judged by this version's rules.
+    """
+    value = _first_object(first_line)
+    body = None if value is None else value.get("body")
+    version = body.get("protocol") if isinstance(body, dict) else None
+    return version if isinstance(version, int) and not isinstance(version, bool) else None
+
+
+def _first_object(first_line: bytes) -> dict[str, object] | None:
     value: object = canonical_object(first_line)  # the usual case, quickly; else any JSON
     if value is None:
         try:
             value = decode(first_line)
         except CanonicalError:
-            return False
-    return isinstance(value, dict) and value.get("kind") == "genesis"
+            return None
+    return value if isinstance(value, dict) else None
 
 
 def parse_transcript(data: bytes) -> list[Event]:

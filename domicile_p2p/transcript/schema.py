@@ -20,8 +20,13 @@ import msgspec
 from domicile_p2p.canonical import MAX_SAFE_INTEGER
 from domicile_p2p.rules import MAX_CHAT_LENGTH, MAX_INVESTIGATORS
 
-PROTOCOL_VERSION: Final = 1
-"""The version of this protocol (genesis names it; every domain string carries ``v1``)."""
+PROTOCOL_VERSION: Final = 2
+"""The version of this protocol, named by the genesis.
+
+Version 2 changed the refresh rule (the new hand is drawn before the old one is
+discarded).  The domain strings still carry ``v1``: they name the hashing and
+derivation scheme, which has not changed.
+"""
 
 MAX_NAME_LENGTH: Final = 40
 MAX_REASON_LENGTH: Final = 500

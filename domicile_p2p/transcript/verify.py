@@ -55,12 +55,24 @@ from domicile_p2p.transcript.errors import (
     MalformedEvent,
     Violation,
 )
-from domicile_p2p.transcript.files import looks_like_transcript, read_bytes, split_lines
+from domicile_p2p.transcript.files import (
+    declared_protocol,
+    looks_like_transcript,
+    read_bytes,
+    split_lines,
+)
 from domicile_p2p.transcript.ledger import Ledger, Step, TableSetup, read_genesis
 from domicile_p2p.transcript.moves import PLAY_KINDS
 from domicile_p2p.transcript.packref import PackIdentity
 from domicile_p2p.transcript.replica import Replica
-from domicile_p2p.transcript.schema import GiveBody, GroupGiveBody, Kind, SeanceBody
+from domicile_p2p.transcript.schema import (
+    PROTOCOL_VERSION,
+    GenesisBody,
+    GiveBody,
+    GroupGiveBody,
+    Kind,
+    SeanceBody,
+)
 
 _FOLD: Final = (
     Check.EVENT_ORDER,
@@ -223,6 +235,12 @@ class _Verification:
             lines = split_lines(source)
             if not lines or not looks_like_transcript(lines[0]):
                 return self._unrecognized(len(lines))
+            version = declared_protocol(lines[0])
+        else:
+            first = source[0].body if source else None
+            version = first.protocol if isinstance(first, GenesisBody) else None
+        if version is not None and version != PROTOCOL_VERSION:
+            return self._unrecognized(0, unsupported_version(version))
         try:
             if isinstance(source, bytes):
                 self._format(source, lines)
@@ -239,14 +257,19 @@ class _Verification:
             return self._report(stop)
         return self._report(None)
 
-    def _unrecognized(self, lines: int) -> VerifyReport:
+    def _unrecognized(self, lines: int, summary: str | None = None) -> VerifyReport:
+        """A file this program cannot verify: not a transcript, or of another protocol version."""
         reason = "the file is empty" if lines == 0 else "its first line is not a genesis event"
+        if summary is None:
+            summary = f"not a domicile-p2p transcript: {reason}"
+        else:
+            reason = summary
         return VerifyReport(
             checks=(CheckResult(Check.FORMAT.value, False, reason),),
             not_checked=tuple(NotChecked(c.value, "not reached") for c in list(Check)[1:]),
-            error=VerifyError(None, f"not a domicile-p2p transcript: {reason}", "format", None),
+            error=VerifyError(None, summary, "format", None),
             events=0,
-            summary=f"not a domicile-p2p transcript: {reason}",
+            summary=summary,
             recognized=False,
         )
 
@@ -640,6 +663,20 @@ class _Verification:
             f"VALID: the game was played fairly and {state.outcome} on day {state.day} "
             f"in {stage} ({table})"
         )
+
+
+def unsupported_version(version: int) -> str:
+    """Why a transcript of protocol ``version`` (not this program's) is not verified."""
+    if version < PROTOCOL_VERSION:
+        return (
+            f"this transcript is of protocol version {version}, which this program no longer "
+            f"verifies: protocol {PROTOCOL_VERSION} changed the refresh rule, so its games "
+            "cannot be replayed by the same rules (use the domicile-p2p release that played it)"
+        )
+    return (
+        f"this transcript is of protocol version {version}; this program verifies "
+        f"version {PROTOCOL_VERSION} only"
+    )
 
 
 def _where(stop: _Stop) -> str:
