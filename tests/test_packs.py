@@ -535,3 +535,55 @@ def test_a_minimal_custom_pack_loads(copy: PackCopy) -> None:
     assert len(small.dreams) == 10
     assert small.source == copy.dir
     small.check_table(1, 3)
+
+
+# --- the built-in pack's record (what `domicile verify` checks without loading the pack) ----
+
+
+def test_the_built_in_pack_record_is_current() -> None:
+    from domicile_p2p.packs.record import RECORD_FILE, default_record_text
+
+    assert RECORD_FILE.read_text("utf-8") == default_record_text(), (
+        "the built-in pack changed: run `python -m domicile_p2p.packs.record` and commit "
+        f"{RECORD_FILE.name}"
+    )
+
+
+def test_the_record_gives_what_the_loader_gives() -> None:
+    from domicile_p2p.packs.record import recorded_default
+
+    recorded = recorded_default()
+    pack = load_default_pack()
+    assert recorded is not None
+    assert (recorded.id, recorded.content_hash) == (pack.id, pack.content_hash)
+    assert recorded.cards == {
+        "character": tuple(sorted(card.id for card in pack.characters)),
+        "location": tuple(sorted(card.id for card in pack.locations)),
+        "item": tuple(sorted(card.id for card in pack.items)),
+        "dream": tuple(sorted(card.id for card in pack.dreams)),
+    }
+
+
+@pytest.mark.parametrize("change", ["edited", "missing", "no record", "bad record"])
+def test_a_record_that_does_not_hold_is_not_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, change: str
+) -> None:
+    from domicile_p2p.packs import record
+
+    copy = tmp_path / "default"
+    shutil.copytree(default_pack_dir(), copy)
+    saved = tmp_path / "default.identity.json"
+    shutil.copy(record.RECORD_FILE, saved)
+    monkeypatch.setattr(record, "DEFAULT_PACK_DIR", copy)
+    monkeypatch.setattr(record, "RECORD_FILE", saved)
+    assert record.recorded_default() is not None  # the copy holds, byte for byte
+    match change:
+        case "edited":  # a comment changes no card, but the record is for other bytes
+            (copy / "items.toml").write_text((copy / "items.toml").read_text() + "# mine\n")
+        case "missing":
+            (copy / "dreams.toml").unlink()
+        case "no record":
+            saved.unlink()
+        case "bad record":
+            saved.write_text('{"files": "x"}')
+    assert record.recorded_default() is None

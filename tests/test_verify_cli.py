@@ -205,3 +205,51 @@ def test_verify_reads_no_entry_points_and_starts_no_executor(played: Path) -> No
         [sys.executable, "-c", probe], capture_output=True, text=True, check=False
     )
     assert "LOADED []" in result.stderr, result.stderr
+
+
+def test_verify_checks_the_built_in_pack_from_its_record(
+    played: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from domicile_p2p.packs import load_default_pack
+    from domicile_p2p.transcript import packref
+
+    recorded = packref.PackIdentity.builtin()
+    assert recorded == packref.PackIdentity.of(load_default_pack())
+    capsys.readouterr()
+    with_record = run(capsys, str(played), "--json")
+    monkeypatch.setattr(packref, "recorded_default", lambda: None)  # as if the pack was edited
+    assert packref.PackIdentity.builtin() == recorded
+    assert run(capsys, str(played), "--json") == with_record
+
+
+def test_verify_imports_only_what_it_checks_with(played: Path) -> None:
+    # Start-up is most of a `domicile verify` run: the pack loader (tomllib and a
+    # whole pack validated), the seat agents, the host's table, key files, bots and
+    # the network are none of verify's business.
+    heavy = (
+        "domicile_p2p.net",
+        "domicile_p2p.bots",
+        "domicile_p2p.sim",
+        "domicile_p2p.packs.loader",
+        "domicile_p2p.transcript.agents",
+        "domicile_p2p.transcript.table",
+        "domicile_p2p.transcript.selfplay",
+        "domicile_tui.cli",
+        "textual",
+        "tomllib",
+        "platformdirs",
+        "secrets",
+        "importlib.metadata",
+        "concurrent.futures",
+    )
+    probe = (
+        "import sys\n"
+        f"sys.argv = ['domicile', 'verify', {str(played)!r}]\n"
+        "from domicile_tui.launcher import main\n"
+        "code = main()\n"
+        f"print('LOADED', [m for m in {heavy!r} if m in sys.modules], code, file=sys.stderr)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=False
+    )
+    assert "LOADED [] 0" in result.stderr, result.stderr

@@ -22,7 +22,6 @@ from typing import Any
 
 from domicile_p2p.canonical import CanonicalError, decode
 from domicile_p2p.cli import CommandError
-from domicile_p2p.packs import Pack, PackError, load_pack
 from domicile_p2p.transcript.batch import MAX_JOBS
 from domicile_p2p.transcript.errors import Check, NotATranscript
 from domicile_p2p.transcript.files import declared_protocol, read_bytes, split_lines
@@ -116,19 +115,26 @@ def _pack_for(data: bytes, directory: str | None) -> PackIdentity | None:
     named = _named_pack(data)
     if named is None:
         return None  # the genesis is malformed: verify says so
-    try:
-        pack: Pack = load_pack(directory)
-    except PackError as exc:
-        raise _PackMismatch(f"cannot load the card pack: {exc}") from None
+    pack = PackIdentity.builtin() if directory is None else _load(directory)
     pack_id, pack_hash = named
-    if pack.content_hash != pack_hash:
+    if pack.hash != pack_hash:
         where = directory or "the built-in pack"
         raise _PackMismatch(
             f"this game was played with card pack {pack_id!r} (content hash "
-            f"{pack_hash[:16]}…), but {where} is {pack.id!r} ({pack.content_hash[:16]}…); "
+            f"{pack_hash[:16]}…), but {where} is {pack.id!r} ({pack.hash[:16]}…); "
             "pass --pack DIR with the pack the game was played with"
         )
-    return PackIdentity.of(pack)
+    return pack
+
+
+def _load(directory: str) -> PackIdentity:
+    """The identity of the pack in ``directory`` (the loader is imported for ``--pack`` only)."""
+    from domicile_p2p.packs import PackError, load_pack
+
+    try:
+        return PackIdentity.of(load_pack(directory))
+    except PackError as exc:
+        raise _PackMismatch(f"cannot load the card pack: {exc}") from None
 
 
 def _named_pack(data: bytes) -> tuple[str, str] | None:

@@ -47,22 +47,50 @@ files do not change it; any change to a value, to card order or to the
 vocabulary does.
 """
 
-from domicile_p2p.packs.loader import (
-    CATEGORY_FILES,
-    DREAM_FILE,
-    PACK_FILE,
-    canonical_form,
-    default_pack_dir,
-    load_default_pack,
-    load_pack,
-)
-from domicile_p2p.packs.model import (
-    CATEGORIES,
-    DreamCard,
-    InvestigatorCard,
-    Pack,
-    PackError,
-)
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from domicile_p2p.packs.loader import (
+        canonical_form,
+        default_pack_dir,
+        load_default_pack,
+        load_pack,
+    )
+    from domicile_p2p.packs.model import (
+        CATEGORIES,
+        DreamCard,
+        InvestigatorCard,
+        Pack,
+        PackError,
+    )
+    from domicile_p2p.packs.record import CATEGORY_FILES, DREAM_FILE, PACK_FILE
+
+# Names are imported from their module when first asked for (PEP 562): ``domicile
+# verify`` checks the built-in pack through ``record`` without loading the loader.
+_EXPORTS: dict[str, str] = {
+    **dict.fromkeys(
+        ("canonical_form", "default_pack_dir", "load_default_pack", "load_pack"), "loader"
+    ),
+    **dict.fromkeys(("CATEGORIES", "DreamCard", "InvestigatorCard", "Pack", "PackError"), "model"),
+    **dict.fromkeys(("CATEGORY_FILES", "DREAM_FILE", "PACK_FILE"), "record"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value  # asked once
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_EXPORTS})
+
 
 __all__ = [
     "CATEGORIES",

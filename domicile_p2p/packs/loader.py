@@ -24,15 +24,7 @@ from domicile_p2p.packs.model import (
     Pack,
     PackError,
 )
-
-PACK_FILE = "pack.toml"
-DREAM_FILE = "dreams.toml"
-CATEGORY_FILES: Mapping[str, str] = {
-    "character": "characters.toml",
-    "location": "locations.toml",
-    "item": "items.toml",
-}
-"""The file of each investigator category; every file holds ``[[card]]`` tables."""
+from domicile_p2p.packs.record import CATEGORY_FILES, DEFAULT_PACK_DIR, DREAM_FILE, PACK_FILE
 
 ID_PATTERN = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
 """Card and pack ids: lower-case ASCII letters, digits and ``-``, at most 40 characters."""
@@ -72,7 +64,7 @@ def _kind(value: object) -> str:
 
 def default_pack_dir() -> Path:
     """The directory of the pack that ships with domicile-p2p."""
-    return Path(__file__).resolve().parent / "default"
+    return DEFAULT_PACK_DIR
 
 
 @functools.lru_cache(maxsize=1)

@@ -16,23 +16,69 @@ Layers, from the inside out:
 ``protocol/SPEC.md`` specifies all of it for an independent implementation.
 """
 
-from domicile_p2p.transcript.agents import GhostAgent, InvestigatorAgent, SeatAgent
-from domicile_p2p.transcript.codec import Event, SignedAction
-from domicile_p2p.transcript.errors import (
-    AgentMisuse,
-    Check,
-    Fault,
-    HostMisuse,
-    MalformedEvent,
-    NotATranscript,
-    Rejected,
-    TranscriptError,
-    Violation,
-)
-from domicile_p2p.transcript.ledger import Ledger, Step, TableSetup
-from domicile_p2p.transcript.replica import Replica, replay_public, replay_secret
-from domicile_p2p.transcript.schema import PROTOCOL_VERSION, CardLists, GenesisBody, Kind
-from domicile_p2p.transcript.table import Table, make_genesis
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from domicile_p2p.transcript.agents import GhostAgent, InvestigatorAgent, SeatAgent
+    from domicile_p2p.transcript.codec import Event, SignedAction
+    from domicile_p2p.transcript.errors import (
+        AgentMisuse,
+        Check,
+        Fault,
+        HostMisuse,
+        MalformedEvent,
+        NotATranscript,
+        Rejected,
+        TranscriptError,
+        Violation,
+    )
+    from domicile_p2p.transcript.ledger import Ledger, Step, TableSetup
+    from domicile_p2p.transcript.replica import Replica, replay_public, replay_secret
+    from domicile_p2p.transcript.schema import PROTOCOL_VERSION, CardLists, GenesisBody, Kind
+    from domicile_p2p.transcript.table import Table, make_genesis
+
+# Every name is imported from its module when first asked for (PEP 562): a program
+# that needs one layer (``domicile verify`` reads events and replays them) does not
+# pay for the others (the seat agents, the host's table and what they import).
+_EXPORTS: dict[str, str] = {
+    **dict.fromkeys(("GhostAgent", "InvestigatorAgent", "SeatAgent"), "agents"),
+    **dict.fromkeys(("Event", "SignedAction"), "codec"),
+    **dict.fromkeys(
+        (
+            "AgentMisuse",
+            "Check",
+            "Fault",
+            "HostMisuse",
+            "MalformedEvent",
+            "NotATranscript",
+            "Rejected",
+            "TranscriptError",
+            "Violation",
+        ),
+        "errors",
+    ),
+    **dict.fromkeys(("Ledger", "Step", "TableSetup"), "ledger"),
+    **dict.fromkeys(("Replica", "replay_public", "replay_secret"), "replica"),
+    **dict.fromkeys(("PROTOCOL_VERSION", "CardLists", "GenesisBody", "Kind"), "schema"),
+    **dict.fromkeys(("Table", "make_genesis"), "table"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value  # asked once
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_EXPORTS})
+
 
 __all__ = [
     "PROTOCOL_VERSION",

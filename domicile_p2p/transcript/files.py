@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import secrets
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -30,6 +29,8 @@ def encode_transcript(events: Iterable[Event]) -> bytes:
 
 def write_transcript(path: Path, events: Iterable[Event]) -> None:
     """Write a whole transcript atomically (a temporary file, synced, renamed into place)."""
+    import secrets  # only for a writer: reading a transcript (verify) does without its imports
+
     data = encode_transcript(events)
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")

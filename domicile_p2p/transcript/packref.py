@@ -6,7 +6,9 @@ transcript; the pack itself is needed to show the cards, and ``verify``
 checks that the pack at hand is the one the game was played with.
 
 This module reads a pack by its shape (``id``, ``content_hash`` and the card
-tuples) so that the transcript layer does not depend on the pack loader.
+tuples) so that the transcript layer does not depend on the pack loader;
+the built-in pack's identity comes from its record (``packs.record``), and
+the loader is imported only when the record does not hold.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from domicile_p2p.packs.record import recorded_default
 from domicile_p2p.transcript.schema import CardLists
 
 
@@ -60,3 +63,15 @@ class PackIdentity:
     @classmethod
     def of(cls, pack: PackLike) -> PackIdentity:
         return cls(pack.id, pack.content_hash, card_lists(pack))
+
+    @classmethod
+    def builtin(cls) -> PackIdentity:
+        """The built-in pack's identity: from its record while that holds, else loaded."""
+        recorded = recorded_default()
+        if recorded is None:
+            from domicile_p2p.packs import load_default_pack  # the pack was edited: load it
+
+            return cls.of(load_default_pack())
+        cards = recorded.cards
+        lists = CardLists(cards["character"], cards["location"], cards["item"], cards["dream"])
+        return cls(recorded.id, recorded.content_hash, lists)
