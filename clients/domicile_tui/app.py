@@ -300,12 +300,15 @@ class DomicileApp(App[None]):
                 self.notify(message, title="Not allowed", severity="error")
             case GameVerified(verification):
                 self.verification = verification
-            case SessionClosed(reason):
+            case SessionClosed(reason, failed):
                 self.session = None
                 self.lobby = None
                 self.view = None
                 self.status = NOT_AT_A_TABLE
-                self.notify(reason, title="Left the table")
+                if failed:
+                    self.notify(reason, title="No table", severity="error")
+                else:
+                    self.notify(reason, title="Left the table")
                 self.route()
 
     def _game_over(self) -> bool:
@@ -330,8 +333,8 @@ class DomicileApp(App[None]):
 
     def route(self) -> None:
         """Show the screen the news calls for, unless a dialog is open (then on its close)."""
-        if isinstance(self.screen, ModalScreen):
-            return
+        if not self.screen_stack or isinstance(self.screen, ModalScreen):
+            return  # no screen (the app is closing), or a dialog: it routes on its close
         wanted = self.desired_screen()
         current = self.screen
         if isinstance(current, wanted):
@@ -405,8 +408,48 @@ class DomicileApp(App[None]):
         except Exception as error:  # a request that failed must not take the evening down
             self.notify(f"{error}", title="The table did not answer", severity="error")
 
+    def quit_question(self) -> str | None:
+        """What quitting now means for this player and the others, asked before it happens
+        (``None``: nobody else is affected, quit at once)."""
+        lobby = self.lobby
+        if self.session is None or lobby is None or lobby.offline:
+            return None
+        playing = self.view is not None and not self._game_over()
+        if lobby.is_host:
+            if playing:
+                return (
+                    "Quit? Everyone's game pauses until you run domicile play again and "
+                    "resume (the same code, the same seats); their laptops wait for you."
+                )
+            return (
+                "Quit? This table closes for everyone at it until you run domicile play "
+                "again and resume it (the same code)."
+            )
+        if playing:
+            return (
+                "Quit? Your seat waits for you: the game waits at your turns until you come "
+                "back (domicile play, then join with the same code)."
+            )
+        return "Quit? You leave this table; join again with its code to come back."
+
     async def action_quit(self) -> None:
-        """Leave the table properly (a hosted table tells its players and stops advertising)."""
+        """Leave the table properly (a hosted table tells its players and stops advertising),
+        after saying what that means when it means something for the others."""
+        question = self.quit_question()
+        screen = self.screen
+        if question is None or (
+            isinstance(screen, screens.ConfirmScreen) and screen.question == question
+        ):
+            await self._quit_now()  # Ctrl+Q twice: the answer is yes
+            return
+
+        async def answer(yes: bool | None) -> None:
+            if yes:
+                await self._quit_now()
+
+        await self.push_screen(screens.ConfirmScreen(question), answer)
+
+    async def _quit_now(self) -> None:
         session, self.session = self.session, None
         if session is not None:
             with contextlib.suppress(Exception):

@@ -7,6 +7,7 @@ this laptop and a table joined across the LAN.
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 from dataclasses import dataclass, field
 from functools import partial
@@ -27,6 +28,8 @@ if TYPE_CHECKING:  # the network stack: only a door to the LAN loads it (see ``l
 
 DISCOVERY_WINDOW = 2.0
 """Seconds one look for tables on the LAN listens for answers."""
+FINDING_WINDOW = 1.0
+"""Seconds each look listens while a person waits for one table in particular."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,10 +116,25 @@ class TableDoor:
             seance_pause=self._seance_pause,
         )
 
-    async def discover(self) -> list[DiscoveredTable]:
+    async def find(self, nameplate: int, within: float) -> list[DiscoveredTable]:
+        """The tables numbered ``nameplate`` on the LAN, as soon as one answers (looking for
+        up to ``within`` seconds; none then, or when the LAN is off)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + within
+        while self.lan:
+            window = min(FINDING_WINDOW, deadline - loop.time())
+            if window <= 0:
+                break
+            tables = await self.discover(window)
+            matches = [table for table in tables if table.advert.nameplate == nameplate]
+            if matches:
+                return matches
+        return []
+
+    async def discover(self, window: float = DISCOVERY_WINDOW) -> list[DiscoveredTable]:
         """The tables advertised on the LAN right now (none when the LAN is off)."""
         if not self.lan:
             return []
         from domicile_p2p.net.adapters.discovery import discover
 
-        return await discover(DISCOVERY_WINDOW, self.interface)
+        return await discover(window, self.interface)

@@ -84,6 +84,11 @@ from domicile_tui.session import (
 )
 from domicile_tui.ticket import JoinTicket
 
+WAIT_FOR_THE_HOST: Final = Backoff(attempts=None, first_attempts=3)
+"""A person at a table waits for its host as long as they like (they can always leave);
+a host that never answered is given up after a few quick tries (under two seconds: the
+person who typed the address waits for the answer)."""
+
 HOST_DIR: Final = "host"
 """The hosted table's certificate, key and logs live in this part of the data dir."""
 
@@ -172,6 +177,11 @@ class NetworkTable:
         return self._host
 
     async def open(self) -> None:
+        if self._ticket is not None and self._ticket.address is not None:
+            # At once: the dial may take seconds, and the player should see what it waits for.
+            where = self._ticket.address.pin_key
+            self._emit(StatusChanged(Status(f"Connecting to {where}…", connected=False)))
+            self._emit(LobbyChanged(self._placeholder_lobby()))
         try:
             ticket, dial = await self._prepare()
             identity = load_or_create_identity(self.data_dir)
@@ -197,10 +207,11 @@ class NetworkTable:
             SeatSecrets(self.data_dir),
             pins=pins,
             pin_key=pin_key,
-            backoff=Backoff(),
+            backoff=WAIT_FOR_THE_HOST,
             log=self._log,
         )
-        self._emit(StatusChanged(Status("Joining the table…", Severity.INFO, connected=False)))
+        if self.hosting is not None:
+            self._emit(StatusChanged(Status("Joining the table…", connected=False)))
         self._tasks.append(asyncio.create_task(self._run(self._client), name="table connection"))
 
     async def _prepare(self) -> tuple[JoinTicket, Dialer]:
@@ -348,7 +359,7 @@ class NetworkTable:
             return
         replica = self._replica()
         playing = replica is not None and replica.state is not None
-        text = _why(error)
+        text = _why(error, was_seated=self._client is not None and self._client.was_seated)
         if playing:
             # Keep the table on screen: the game so far can still be read and exported.
             self._emit(StatusChanged(Status(text, Severity.ERROR, connected=False)))
@@ -563,8 +574,7 @@ class NetworkTable:
             self._emit(StatusChanged(Status(text, Severity.WARNING, connected=False)))
 
     def _fail(self, reason: str) -> None:
-        self._emit(StatusChanged(Status(reason, Severity.ERROR, connected=False)))
-        self._emit(SessionClosed(reason))
+        self._emit(SessionClosed(reason, failed=True))
         self._channel.close()
 
     async def _shut(self) -> None:
@@ -603,9 +613,15 @@ def _with_port(config: HostConfig, port: int) -> HostConfig:
     return replace(config, port=port)
 
 
-def _why(error: BaseException) -> str:
-    """A fatal connection error, as the player should read it."""
+def _why(error: BaseException, *, was_seated: bool) -> str:
+    """A fatal connection error, as the player should read it (true in every case: the
+    code is said to be refused only when it was refused at the first contact)."""
     match error:
+        case WrongCode() if was_seated:
+            return (
+                "the table you sat at is no longer there: its host opened a new table "
+                "(it resumes yours with domicile play --resume)"
+            )
         case WrongCode():
             return "the host refused the code: check it and try again"
         case HostIdentityChanged():
@@ -613,7 +629,7 @@ def _why(error: BaseException) -> str:
         case Refused():
             return f"the host refused: {error}"
         case Unreachable():
-            return f"the host cannot be reached: {error}"
+            return str(error)
         case BadEvent():
             return f"the host sent something this client can prove wrong: {error}"
         case NetError():

@@ -161,6 +161,13 @@ class LobbyInfo:
     def investigators(self) -> int:
         return len(self.seats) - 1
 
+    @property
+    def away(self) -> frozenset[int]:
+        """The seats of people who left (their seat waits for them): shown as "away"."""
+        return frozenset(
+            info.seat for info in self.seats if info.kind is SeatKind.HUMAN and not info.connected
+        )
+
     def seat(self, seat: int) -> SeatInfo:
         for info in self.seats:
             if info.seat == seat:
@@ -271,9 +278,14 @@ class GameVerified:
 
 @dataclass(frozen=True, slots=True)
 class SessionClosed:
-    """The table is gone for good (left, or the host closed it); ``reason`` says why."""
+    """The table is gone for good (left, or the host closed it); ``reason`` says why.
+
+    ``failed``: it closed because something went wrong (the host could not be reached, it
+    refused the code), so ``reason`` is an error the player reads once, and nothing more.
+    """
 
     reason: str
+    failed: bool = False
 
 
 SessionEvent = (

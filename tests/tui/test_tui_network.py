@@ -31,6 +31,7 @@ from domicile_p2p.transcript.verify import verify
 from domicile_tui.app import DomicileApp
 from domicile_tui.connect import TableDoor
 from domicile_tui.pacing import BotPace
+from domicile_tui.screens.confirm import ConfirmScreen
 from domicile_tui.screens.end import EndScreen
 from domicile_tui.screens.export import ExportScreen
 from domicile_tui.screens.ghost import GhostScreen
@@ -59,7 +60,9 @@ def door(data_dir: Path, *, advertise: bool = False) -> TableDoor:
     )
 
 
-async def hosted_elsewhere(data_dir: Path, *, advertise: bool = False) -> RunningHost:
+async def hosted_elsewhere(
+    data_dir: Path, *, advertise: bool = False, code: str | None = None
+) -> RunningHost:
     """A host on 127.0.0.1 playing the Ghost and investigators 2 and 3 with bots."""
     return await start_host(
         HostConfig(
@@ -72,6 +75,7 @@ async def hosted_elsewhere(data_dir: Path, *, advertise: bool = False) -> Runnin
             ghost_bot=True,
             advertise=advertise,
             pack=PACK,
+            codes=(parse_code(code),) if code is not None else (),
         )
     )
 
@@ -129,7 +133,10 @@ async def test_hosting_for_the_lan_seats_the_player_and_the_bots(tmp_path: Path)
         await pilot.press("enter")
         await long_wait(pilot, lambda: view_of(app).state.day == 2, "day 2")
         port = app.session.host.port  # type: ignore[union-attr]
-        await pilot.press("ctrl+q")  # quitting closes the table the app hosts
+        await pilot.press("ctrl+q")  # quitting (once the host said yes) closes the table
+        await long_wait(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+        await pilot.press("y")
+        await long_wait(pilot, lambda: not app.is_running, "the app to end")
     with pytest.raises(OSError):
         _, writer = await asyncio.open_connection(LOOPBACK, port)
         writer.close()

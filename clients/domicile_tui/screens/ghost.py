@@ -33,6 +33,7 @@ from domicile_tui.keys import HelpKeys
 from domicile_tui.personas import persona, seat_of_letter
 from domicile_tui.screens.base import TableScreen
 from domicile_tui.screens.confirm import ConfirmScreen
+from domicile_tui.session import LobbyInfo
 from domicile_tui.theme import TABLE_STYLES
 from domicile_tui.widgets.card import CardTile
 from domicile_tui.widgets.chat import ChatPanel
@@ -121,6 +122,7 @@ class GhostScreen(TableScreen):
 
     chosen: reactive[frozenset[str]] = reactive(frozenset())
     recipient: reactive[int | None] = reactive(None)
+    away: reactive[frozenset[int]] = reactive(frozenset())
     hand: reactive[tuple[str, ...]] = reactive(())
 
     def compose(self) -> ComposeResult:
@@ -132,7 +134,7 @@ class GhostScreen(TableScreen):
         with Horizontal(id="table-body"):
             with Vertical(id="table-main"):
                 yield SecretColumns(pack, id="columns").data_bind(
-                    view=GhostScreen.view, recipient=GhostScreen.recipient
+                    view=GhostScreen.view, recipient=GhostScreen.recipient, away=GhostScreen.away
                 )
                 yield Static(id="target-detail")
                 with ContentSwitcher(initial="hand", id="ghost-board"):
@@ -160,6 +162,9 @@ class GhostScreen(TableScreen):
         self.query_one("#ghost-summary", Static).update(ghost_summary(view))
         self._show_target()
         self.call_after_refresh(self._ensure_focus)
+
+    def watch_lobby(self, lobby: LobbyInfo | None) -> None:
+        self.away = lobby.away if lobby is not None else frozenset()
 
     def watch_recipient(self) -> None:
         self._show_target()

@@ -15,7 +15,7 @@ from textual.widgets import Button, Footer, Input, Label, RadioButton, RadioSet,
 from domicile_p2p.net.adapters.discovery import DiscoveredTable
 from domicile_p2p.net.address import Address
 from domicile_p2p.net.errors import BadAddress, BadJoinCode
-from domicile_p2p.net.join.codes import parse_code
+from domicile_p2p.net.join.codes import JoinCode, parse_code
 from domicile_tui.keys import HelpKeys
 from domicile_tui.screens.base import TableScreen
 from domicile_tui.session import MAX_NAME_LENGTH, Role, SettingsError, clean_name
@@ -23,9 +23,23 @@ from domicile_tui.theme import FLOURISH
 from domicile_tui.ticket import JoinTicket
 from domicile_tui.widgets.toggles import MarkedRadioButton
 
+LOOK_FOR_TABLE = 10.0
+"""Seconds joining by code waits for the table to answer on the LAN (a host that has just
+started takes a moment to be heard)."""
+
 
 class JoinError(ValueError):
     """What the player typed does not say how to reach a table (the player's to fix)."""
+
+
+class NotHeardYet(JoinError):
+    """No table with the code's number has answered on the LAN so far: look a while longer."""
+
+    def __init__(self, nameplate: int) -> None:
+        super().__init__(
+            f"no table {nameplate} answers on the LAN yet: wait a moment, or join by address"
+        )
+        self.nameplate = nameplate
 
 
 def fingerprint_of(text: str) -> bytes | None:
@@ -70,9 +84,12 @@ def ticket_for(
         return JoinTicket(code, address, fingerprint_of(fingerprint_text))
     matches = [table for table in lan if table.advert.nameplate == code.nameplate]
     if not matches:
-        raise JoinError(
-            f"no table {code.nameplate} answers on the LAN yet: wait a moment, or join by address"
-        )
+        raise NotHeardYet(code.nameplate)
+    return ticket_from_lan(code, matches)
+
+
+def ticket_from_lan(code: JoinCode, matches: Sequence[DiscoveredTable]) -> JoinTicket:
+    """The ticket to the one table of ``matches`` (every one numbered like ``code``)."""
     if len(matches) > 1:
         raise JoinError(
             f"several tables {code.nameplate} answer on the LAN: choose yours from the list"
@@ -148,6 +165,7 @@ class JoinScreen(TableScreen):
                 ),
                 classes="setup-subtitle",
             )
+            yield Static("", id="join-progress", classes="setup-subtitle")
             with Horizontal(classes="buttons"):
                 yield Button("Join", id="join", variant="primary")
                 yield Button("Back", id="back")
@@ -187,20 +205,41 @@ class JoinScreen(TableScreen):
                 fingerprint_text=self._value("#fingerprint"),
                 lan=self.lan,
             )
+        except NotHeardYet as error:
+            self._find_and_join(parse_code(self._value("#code")), error.nameplate, name)
+            return
         except (SettingsError, JoinError) as error:
-            if isinstance(error, JoinError) and "answers on the LAN" in str(error):
-                self._look_again()
             self.notify(str(error), title="Cannot join", severity="error")
             return
         self.table.join(ticket, name, self._role())
 
     @work(exclusive=True, group="discovery", exit_on_error=False)
-    async def _look_again(self) -> None:
+    async def _find_and_join(self, code: JoinCode, nameplate: int, name: str) -> None:
+        """Wait (up to :data:`LOOK_FOR_TABLE` seconds) for table ``nameplate`` to answer on
+        the LAN, saying so, then sit down at it."""
+        progress = self.query_one("#join-progress", Static)
+        progress.update(Content.styled(f"Looking for table {nameplate} on the LAN…", "$accent"))
         try:
             door = await self.table.open_door()
-            self.lan = tuple(await door.discover())
+            matches = await door.find(nameplate, LOOK_FOR_TABLE)
         except Exception:  # mDNS may be blocked on this network: joining by address still works
-            self.lan = ()
+            matches = []
+        progress.update("")
+        if not matches:
+            self.notify(
+                f"no table {nameplate} answered on the LAN within {LOOK_FOR_TABLE:g} s: "
+                "check the number, or join by address",
+                title="Cannot join",
+                severity="error",
+            )
+            return
+        self.lan = tuple(matches)
+        try:
+            ticket = ticket_from_lan(code, matches)
+        except JoinError as error:
+            self.notify(str(error), title="Cannot join", severity="error")
+            return
+        self.table.join(ticket, name, self._role())
 
     @on(Button.Pressed, "#back")
     def action_back(self) -> None:

@@ -22,6 +22,8 @@ class ColumnRow(Widget, can_focus=True):
 
     view: reactive[View | None] = reactive(None)
     recipient: reactive[bool] = reactive(False)
+    away: reactive[bool] = reactive(False)
+    """The investigator left the table (their seat waits for them)."""
 
     class Picked(Message):
         def __init__(self, seat: int) -> None:
@@ -40,7 +42,9 @@ class ColumnRow(Widget, can_focus=True):
         view = self.view
         if view is None or view.ghost is None:
             return Content("")
-        return column_entry(view, self.seat, self.pack, self.content_size.width, self.recipient)
+        return column_entry(
+            view, self.seat, self.pack, self.content_size.width, self.recipient, self.away
+        )
 
     def on_click(self, event: Click) -> None:
         event.stop()
@@ -51,10 +55,12 @@ class ColumnRow(Widget, can_focus=True):
         self.post_message(self.Picked(self.seat))
 
 
-def _status(state: GameState, seat: int) -> Content:
+def _status(state: GameState, seat: int, away: bool) -> Content:
     investigator = state.investigator(seat)
     if state.phase is Phase.ENDED:
         return Content("")
+    if away:
+        return Content.styled("away", "bold $warning")
     if state.stage is Stage.PLOT and investigator.done:
         return Content.styled(f"{YES} all three found", "$success")
     if seat in awaiting_dreams(state):
@@ -64,7 +70,9 @@ def _status(state: GameState, seat: int) -> Content:
     return Content.styled("deciding", "$text-muted")
 
 
-def column_entry(view: View, seat: int, pack: Pack, width: int, recipient: bool = False) -> Content:
+def column_entry(
+    view: View, seat: int, pack: Pack, width: int, recipient: bool = False, away: bool = False
+) -> Content:
     state, ghost = view.state, view.ghost
     assert ghost is not None
     look = persona(seat)
@@ -76,7 +84,7 @@ def column_entry(view: View, seat: int, pack: Pack, width: int, recipient: bool 
         title = Content.styled("▶ ", "bold $primary") + title
     if culprit:
         title += Content.styled("  ☠ the culprit's column", "bold $accent")
-    status = _status(state, seat)
+    status = _status(state, seat, away)
     gap = max(width - title.cell_length - status.cell_length, 1)
     first = title + Content(" " * gap) + status
     cards: list[Content] = []
@@ -116,6 +124,7 @@ class SecretColumns(Board):
 
     view: reactive[View | None] = reactive(None)
     recipient: reactive[int | None] = reactive(None)
+    away: reactive[frozenset[int]] = reactive(frozenset())
 
     def __init__(self, pack: Pack, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -138,6 +147,11 @@ class SecretColumns(Board):
         for row in self.query(ColumnRow):
             row.view = view
             row.recipient = row.seat == self.recipient
+            row.away = row.seat in self.away
+
+    def watch_away(self, away: frozenset[int]) -> None:
+        for row in self.query(ColumnRow):
+            row.away = row.seat in away
 
     def watch_recipient(self, recipient: int | None) -> None:
         for row in self.query(ColumnRow):

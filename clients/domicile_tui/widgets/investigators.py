@@ -73,12 +73,17 @@ class InvestigatorList(Static):
             if state.stage is Stage.PLOT:
                 first = Content.assemble(name, "  ", progress(state, seat))
             status = investigator_status(state, seat, self.pack)
+            away = self.lobby is not None and seat in self.lobby.away
+            if away and state.phase is not Phase.ENDED:
+                status = "is away (their seat waits for them)"
             if investigator.marker is not None and state.phase is not Phase.ENDED:
                 glyph = MARKER_LOCKED if investigator.locked else MARKER_PLACED
                 status = f"{glyph} {status}"
             style = "$foreground" if seat in deciding else "$text-muted"
             if seat in deciding and investigator.marker is None:
                 style = "italic $foreground"
+            if away and state.phase is not Phase.ENDED:
+                style = "$warning"
             second = Content.styled(f"  {status}", style)
             entries.append(Content("\n").join([first, second]))
         self.update(Content("\n").join(entries))

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import socket
 import ssl
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
@@ -100,7 +101,7 @@ async def open_websocket(
             user_agent_header=None,
         )
     except (OSError, TimeoutError, InvalidHandshake, ConnectionClosed) as exc:
-        raise Unreachable(f"cannot reach {address}: {exc}") from None
+        raise Unreachable(unreachable_reason(address, exc)) from None
     except InvalidURI as exc:
         raise Unreachable(f"not a websocket address: {exc}") from None
     ssl_object = websocket.transport.get_extra_info("ssl_object")
@@ -110,6 +111,30 @@ async def open_websocket(
         await websocket.close()
         raise HostMisbehaved(f"{address}: {exc}") from None
     return websocket, fingerprint
+
+
+def unreachable_reason(address: Address, error: BaseException) -> str:
+    """Why ``address`` could not be reached, in words a player reads (never an errno)."""
+    where = address.pin_key
+    match error:
+        case ConnectionRefusedError():
+            return f"nobody answers at {where} — is the host running?"
+        case TimeoutError():
+            return (
+                f"no answer from {where} within {OPEN_TIMEOUT:g} s — "
+                "is the address right, and the host on this network?"
+            )
+        case socket.gaierror():
+            return f"no computer is called {address.host!r} on this network — check the address"
+        case ssl.SSLError():
+            return f"{where} answered, but not as a Domicile table (no TLS handshake)"
+        case InvalidHandshake():
+            return f"{where} answered, but it is not a Domicile table"
+        case ConnectionClosed() | ConnectionResetError() | ConnectionAbortedError():
+            return f"{where} hung up while the connection opened — is the host shutting down?"
+        case OSError(strerror=str(words)):
+            return f"cannot reach {where}: {words[:1].lower()}{words[1:]}"
+    return f"cannot reach {where}"
 
 
 def websocket_dialer(address: Address, pins: PinStore, expected: bytes | None = None) -> Dialer:
@@ -134,8 +159,9 @@ class Backoff:
 
     first: float = 0.25
     cap: float = 5.0
-    attempts: int = 20
-    """Failed attempts in a row before giving up, once the client had been seated."""
+    attempts: int | None = 20
+    """Failed attempts in a row before giving up, once the client had been seated
+    (``None``: never give up, as a person waiting for their host to come back)."""
     first_attempts: int = 6
     """The same before the first seat: a host that was never reached is likely a typo."""
 
@@ -173,6 +199,11 @@ class PeerClient:
         self.connections = 0
 
     # ------------------------------------------------------------- for the driver
+
+    @property
+    def was_seated(self) -> bool:
+        """The host seated this client at least once (so a refusal now is news, not a typo)."""
+        return self._ever_seated or self._progressed
 
     @property
     def version(self) -> int:
@@ -222,8 +253,11 @@ class PeerClient:
                     failures += 1
                     backoff = self._backoff
                     limit = backoff.attempts if self._ever_seated else backoff.first_attempts
-                    if failures > limit:
-                        raise Unreachable(f"gave up after {limit} attempts: {reason}") from None
+                    if limit is not None and failures > limit:
+                        # The last reason as it was, in words: the player reads it once.
+                        if isinstance(exc, Unreachable):
+                            raise
+                        raise Unreachable(f"the connection to the host failed: {reason}") from None
                     delay = self._backoff.delay(failures)
                     self._log("reconnecting", {"in": delay, "attempt": failures, "reason": reason})
                     await asyncio.sleep(delay)

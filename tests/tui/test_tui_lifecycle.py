@@ -1,0 +1,209 @@
+"""The evening around the games: joining says what it waits for and fails in one plain
+sentence, and quitting says what follows before it happens.
+
+Every table here is on 127.0.0.1 (mDNS bound to it too); no traffic leaves the machine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_tui_network import LOOPBACK, WIDE, door, hosted_elsewhere, long_wait
+from textual.widgets import Input, Static
+from tui_support import begin, make_app, record_notifications, rendered, settings
+
+from domicile_p2p.net.adapters.host import RunningHost
+from domicile_p2p.net.address import Address
+from domicile_p2p.net.join.codes import parse_code
+from domicile_tui.app import DomicileApp
+from domicile_tui.screens import join as join_screen
+from domicile_tui.screens.confirm import ConfirmScreen
+from domicile_tui.screens.ghost import GhostScreen
+from domicile_tui.screens.investigator import InvestigatorScreen
+from domicile_tui.screens.join import JoinScreen
+from domicile_tui.screens.lobby import LobbyScreen
+from domicile_tui.screens.start import StartScreen
+from domicile_tui.session import LobbyInfo, Role, SeatKind
+from domicile_tui.ticket import JoinTicket
+from domicile_tui.widgets.columns import ColumnRow
+from domicile_tui.widgets.status_bar import StatusBar
+
+
+def closed_port() -> int:
+    """A port on 127.0.0.1 where nobody listens (bound a moment ago, then let go)."""
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind((LOOPBACK, 0))
+        port: int = probe.getsockname()[1]
+    return port
+
+
+def front_door(data_dir: Path) -> DomicileApp:
+    return DomicileApp(door(data_dir), defaults=settings(), open_at_once=False, seance_step=0)
+
+
+async def test_a_dead_address_says_so_at_once_and_once(tmp_path: Path) -> None:
+    port = closed_port()
+    app = front_door(tmp_path)
+    async with app.run_test(size=WIDE) as pilot:
+        shown = record_notifications(app)
+        code = parse_code("4-raven-lantern")
+        app.join(JoinTicket(code, Address(LOOPBACK, port)), "Ada", None)
+        await long_wait(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby-to-be")
+        status = rendered(app.screen.query_one(StatusBar))
+        assert f"Connecting to {LOOPBACK}:{port}…" in status
+        await long_wait(pilot, lambda: bool(shown), "the failure")
+        await long_wait(pilot, lambda: isinstance(app.screen, StartScreen), "the front door")
+        await pilot.pause(0.3)
+        assert shown == [f"No table: nobody answers at {LOOPBACK}:{port} — is the host running?"]
+        assert "Errno" not in shown[0] and "Left the table" not in shown[0]
+
+
+async def test_a_wrong_code_gives_one_message(tmp_path: Path) -> None:
+    host = await hosted_elsewhere(tmp_path / "host")
+    try:
+        real = parse_code(host.tables()[0].code)
+        wrong = f"{real.nameplate}-{'acorn' if real.first != 'acorn' else 'amber'}-{real.second}"
+        app = front_door(tmp_path / "me")
+        async with app.run_test(size=WIDE) as pilot:
+            shown = record_notifications(app)
+            app.join(JoinTicket(parse_code(wrong), Address(LOOPBACK, host.port)), "Ada", None)
+            await long_wait(pilot, lambda: bool(shown), "the refusal")
+            await long_wait(pilot, lambda: isinstance(app.screen, StartScreen), "the door")
+            await pilot.pause(0.3)
+            assert shown == ["No table: the host refused the code: check it and try again"]
+    finally:
+        await host.close()
+
+
+async def test_joining_by_code_waits_for_the_table_to_appear(tmp_path: Path) -> None:
+    host: RunningHost | None = None
+    app = front_door(tmp_path / "me")
+    try:
+        async with app.run_test(size=WIDE) as pilot:
+            await long_wait(pilot, lambda: isinstance(app.screen, StartScreen), "the door")
+            await pilot.press("j")
+            await long_wait(pilot, lambda: isinstance(app.screen, JoinScreen), "the join form")
+            # The host starts only after the player asked: joining waits for it to be heard.
+            code = "7-raven-lantern"
+            app.screen.query_one("#code", Input).value = code
+            await pilot.press("ctrl+s")
+            progress = app.screen.query_one("#join-progress", Static)
+            await long_wait(pilot, lambda: "Looking for table 7" in rendered(progress), "looking")
+            assert rendered(progress) == "Looking for table 7 on the LAN…"
+            host = await hosted_elsewhere(tmp_path / "host", advertise=True, code=code)
+            await long_wait(pilot, lambda: isinstance(app.screen, InvestigatorScreen), "seated")
+            await app.session.close()  # type: ignore[union-attr]
+    finally:
+        if host is not None:
+            await host.close()
+
+
+async def test_joining_by_code_gives_up_with_one_plain_message(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(join_screen, "LOOK_FOR_TABLE", 1.5)
+    app = front_door(tmp_path)
+    async with app.run_test(size=WIDE) as pilot:
+        shown = record_notifications(app)
+        await long_wait(pilot, lambda: isinstance(app.screen, StartScreen), "the door")
+        await pilot.press("j")
+        await long_wait(pilot, lambda: isinstance(app.screen, JoinScreen), "the join form")
+        app.screen.query_one("#code", Input).value = "9-amber-acorn"
+        await pilot.press("ctrl+s")
+        await long_wait(pilot, lambda: bool(shown), "the message")
+        await pilot.pause(0.3)
+        assert shown == [
+            "Cannot join: no table 9 answered on the LAN within 1.5 s: check the number, "
+            "or join by address"
+        ]
+        assert rendered(app.screen.query_one("#join-progress", Static)) == ""
+
+
+async def quit_asks(pilot: Any, app: DomicileApp, words: str) -> None:
+    """Ctrl+Q asks first (and saying no keeps the table); the question contains ``words``."""
+    await pilot.press("ctrl+q")
+    await long_wait(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+    question = app.screen
+    assert isinstance(question, ConfirmScreen) and words in question.question
+    await pilot.press("n")
+    await long_wait(pilot, lambda: not isinstance(app.screen, ConfirmScreen), "no")
+    assert app.session is not None and app.is_running
+    await pilot.press("ctrl+q")
+    await long_wait(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question again")
+    await pilot.press("y")
+
+
+async def test_the_hosts_quit_asks_and_says_everyone_waits(tmp_path: Path) -> None:
+    app = DomicileApp(
+        door(tmp_path), defaults=settings(), open_at_once=True, offline=False, seance_step=0
+    )
+    async with app.run_test(size=WIDE) as pilot:
+        await long_wait(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        await long_wait(pilot, lambda: bool(app.lobby and app.lobby.can_start), "startable")
+        await pilot.press("enter")
+        await long_wait(pilot, lambda: isinstance(app.screen, InvestigatorScreen), "the game")
+        port = app.session.host.port  # type: ignore[union-attr]
+        await quit_asks(pilot, app, "Everyone's game pauses until you run domicile play again")
+        await long_wait(pilot, lambda: not app.is_running, "the app to end")
+    with pytest.raises(OSError):
+        _, writer = await asyncio.open_connection(LOOPBACK, port)
+        writer.close()
+
+
+async def test_a_guests_quit_says_the_seat_waits(tmp_path: Path) -> None:
+    host = await hosted_elsewhere(tmp_path / "host")
+    try:
+        app = front_door(tmp_path / "me")
+        async with app.run_test(size=WIDE) as pilot:
+            ticket = JoinTicket(parse_code(host.tables()[0].code), Address(LOOPBACK, host.port))
+            app.join(ticket, "Ada", None)
+            await long_wait(pilot, lambda: isinstance(app.screen, InvestigatorScreen), "seated")
+            await quit_asks(pilot, app, "Your seat waits for you")
+            await long_wait(pilot, lambda: not app.is_running, "the app to end")
+    finally:
+        await host.close()
+
+
+def with_a_person_away(lobby: LobbyInfo, seat: int) -> LobbyInfo:
+    """``lobby`` as the host tells it once the person in ``seat`` has left mid-game."""
+    seats = tuple(
+        replace(info, kind=SeatKind.HUMAN, name="Bea", connected=False)
+        if info.seat == seat
+        else info
+        for info in lobby.seats
+    )
+    return replace(lobby, seats=seats)
+
+
+async def test_a_departed_player_is_away_not_deciding_for_the_investigators() -> None:
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        await begin(pilot)
+        assert isinstance(app.screen, InvestigatorScreen) and app.lobby is not None
+        listing = app.screen.query_one("#investigators", Static)
+        assert "is away" not in rendered(listing)
+        app.lobby = with_a_person_away(app.lobby, 2)
+        await pilot.pause()
+        entries = rendered(listing).split("\n")
+        bea = entries.index(next(line for line in entries if "Bea" in line or "Idris" in line))
+        assert "is away (their seat waits for them)" in entries[bea + 1]
+        assert sum("is away" in line for line in entries) == 1
+
+
+async def test_a_departed_player_is_away_on_the_ghosts_columns() -> None:
+    app = make_app(Role.GHOST)
+    async with app.run_test(size=WIDE) as pilot:
+        await begin(pilot)
+        assert isinstance(app.screen, GhostScreen) and app.lobby is not None
+        row = app.screen.query_one("#column-row-2", ColumnRow)
+        assert "away" not in rendered(row)
+        app.lobby = with_a_person_away(app.lobby, 2)
+        await pilot.pause()
+        assert row.away and "away" in rendered(row) and "deciding" not in rendered(row)
+        assert not app.screen.query_one("#column-row-1", ColumnRow).away
