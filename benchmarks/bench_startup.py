@@ -205,10 +205,12 @@ def main(argv: list[str] | None = None) -> int:
         bare_script = directory / "bare_app.py"
         bare_script.write_text(BARE_APP)
         data_dir = directory / "data"
+        # Bytecode as an installed client has it (Textual's own is compiled at install): a
+        # PYTHONDONTWRITEBYTECODE in the environment would make every run compile the game.
         env = {
             key: value
             for key, value in os.environ.items()
-            if not key.startswith(("TEXTUAL", "PYTEST"))
+            if not key.startswith(("TEXTUAL", "PYTEST")) and key != "PYTHONDONTWRITEBYTECODE"
         }
         env.update(TERM="xterm-256color", COLUMNS=str(COLUMNS), LINES=str(LINES))
         domicile = venv_bin("domicile")

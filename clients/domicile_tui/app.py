@@ -6,6 +6,9 @@ reactive attributes; screens watch them and hand them down to widgets.
 Which screen shows is a function of that news (:meth:`DomicileApp.route`),
 so the player is always where the game is: the lobby before a game, the
 investigator's table or the Ghost's screen during it, Stage Two, the end.
+Before any table, the news is the front door's page the player went to
+(:meth:`DomicileApp.go`): screens ask the app to go somewhere, never show
+one another.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from textual.theme import Theme
 from domicile_p2p.rules import GHOST, Action, CulpritSeance, Phase, Seance, Stage, View
 from domicile_tui import screens
 from domicile_tui.keys import CARDS, EVERYWHERE
+from domicile_tui.pages import FrontPage, JoinPage, SetupPage, StartPage
 from domicile_tui.session import (
     ActionRefused,
     ChatLine,
@@ -80,9 +84,15 @@ def every_screen() -> tuple[type[Screen[Any]], ...]:
     )
 
 
-def _front_door() -> tuple[type[Screen[Any]], ...]:
-    """The screens that belong to the start of the evening (no table yet)."""
-    return (screens.StartScreen, screens.HostSetupScreen, screens.JoinScreen)
+def front_screen(page: FrontPage) -> Screen[None]:
+    """The screen that shows a page of the front door."""
+    match page:
+        case SetupPage():
+            return screens.HostSetupScreen(page)
+        case JoinPage():
+            return screens.JoinScreen(page)
+        case StartPage():
+            return screens.StartScreen(page)
 
 
 def help_sections(current: type[Screen[Any]]) -> list[HelpSection]:
@@ -150,7 +160,10 @@ class DomicileApp(App[None]):
         self.session: TableSession | None = None
         self.opening: str | None = None
         """The name of the table being opened while the door to it still opens."""
+        self.front: FrontPage = StartPage()
+        """The front door's page the player went to (shown while at no table)."""
         self._launch = (open_at_once, offline)
+        self._first_frame_seen = False
         self._begin_in_theme(CANDLELIGHT)
 
     @property
@@ -187,11 +200,20 @@ class DomicileApp(App[None]):
         if open_at_once:
             self.sit_down(self.defaults, offline=offline)
         else:
-            self.show(screens.StartScreen())
-        self.call_after_refresh(self._load_table_styles)
+            self.route()
+
+    def first_frame_shown(self) -> None:
+        """The first screen is painted (a screen says so once it is): now load the rest.
+
+        The game's styles and the door to tables (the card pack, the game, the network
+        stack) load only then, so that their imports do not hold up the first frame.
+        """
+        if self._first_frame_seen:
+            return
+        self._first_frame_seen = True
+        self._load_table_styles()
         if self._door_opener is not None:
-            # After the first frame: a person sees the screen before the game stack loads.
-            self.call_after_refresh(self._open_door, self._door_opener)
+            self._open_door(self._door_opener)
 
     def _load_table_styles(self) -> None:
         """Parse the game's styles while the first screen is up (only theirs: the stylesheet
@@ -256,6 +278,7 @@ class DomicileApp(App[None]):
     def connect(self, session: TableSession) -> None:
         """Use ``session`` from now on; its events drive the screens."""
         self.session = session
+        self.front = StartPage()  # where a player who leaves the table comes back to
         self.lobby = None
         self.view = None
         self.chat = ()
@@ -316,10 +339,10 @@ class DomicileApp(App[None]):
 
     # --- which screen --------------------------------------------------------------------
 
-    def desired_screen(self) -> type[Screen[None]]:
-        """The screen the news calls for."""
+    def desired(self) -> FrontPage | type[Screen[None]]:
+        """What the news calls for: a page of the front door, or the table's screen."""
         if self.session is None:
-            return screens.StartScreen if self.opening is None else screens.LobbyScreen
+            return self.front if self.opening is None else screens.LobbyScreen
         view = self.view
         if view is None:
             return screens.LobbyScreen
@@ -335,13 +358,18 @@ class DomicileApp(App[None]):
         """Show the screen the news calls for, unless a dialog is open (then on its close)."""
         if not self.screen_stack or isinstance(self.screen, ModalScreen):
             return  # no screen (the app is closing), or a dialog: it routes on its close
-        wanted = self.desired_screen()
+        wanted = self.desired()
         current = self.screen
-        if isinstance(current, wanted):
-            return
-        if wanted is screens.StartScreen and isinstance(current, _front_door()):
-            return
-        self.show(wanted())
+        if isinstance(wanted, type):
+            if not isinstance(current, wanted):
+                self.show(wanted())
+        elif getattr(current, "page", None) != wanted:
+            self.show(front_screen(wanted))
+
+    def go(self, page: FrontPage) -> None:
+        """Go to ``page`` of the front door (shown while the player is at no table)."""
+        self.front = page
+        self.route()
 
     def show(self, screen: Screen[Any]) -> None:
         """Make ``screen`` the one base screen (dialogs go on top of it with ``push_screen``)."""

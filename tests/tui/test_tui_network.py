@@ -31,6 +31,7 @@ from domicile_p2p.transcript.verify import verify
 from domicile_tui.app import DomicileApp
 from domicile_tui.connect import TableDoor
 from domicile_tui.pacing import BotPace
+from domicile_tui.pages import SetupPage
 from domicile_tui.screens.confirm import ConfirmScreen
 from domicile_tui.screens.end import EndScreen
 from domicile_tui.screens.export import ExportScreen
@@ -367,13 +368,11 @@ async def test_the_ghost_plays_across_the_network_and_its_seance_is_announced(
 
 
 async def test_the_set_up_form_keeps_the_seats_asked_for_open() -> None:
-    from domicile_tui.screens.setup import HostSetupScreen
-
     app = DomicileApp(
         TableDoor(PACK, pace=BotPace(0), lan=False), defaults=settings(), open_at_once=False
     )
     async with app.run_test(size=WIDE) as pilot:
-        app.show(HostSetupScreen(offline=False))
+        app.go(SetupPage(offline=False))
         await long_wait(pilot, lambda: bool(app.screen.query("#open-6")), "the form")
         screen = app.screen
         assert screen.query_one("#open-1").disabled  # your own seat

@@ -74,6 +74,8 @@ class TableScreen(Screen[None]):
     def on_mount(self) -> None:
         for name in ("lobby", "view", "chat", "status", "verification"):
             self.watch(self.app, name, self._mirror(name))
+        # Invoked once this screen is painted with what it composed.
+        self.call_after_refresh(self.table.first_frame_shown)
 
     def _mirror(self, name: str) -> Callable[[object], None]:
         def copy(value: object) -> None:

@@ -17,6 +17,7 @@ from domicile_p2p.net.address import Address
 from domicile_p2p.net.errors import BadAddress, BadJoinCode
 from domicile_p2p.net.join.codes import JoinCode, parse_code
 from domicile_tui.keys import HelpKeys
+from domicile_tui.pages import JoinPage, StartPage
 from domicile_tui.screens.base import TableScreen
 from domicile_tui.session import MAX_NAME_LENGTH, Role, SettingsError, clean_name
 from domicile_tui.theme import FLOURISH
@@ -112,17 +113,12 @@ class JoinScreen(TableScreen):
         Binding("escape", "back", "Back"),
     ]
 
-    def __init__(
-        self,
-        *,
-        found: DiscoveredTable | None = None,
-        by_address: bool = False,
-        lan: Sequence[DiscoveredTable] = (),
-    ) -> None:
+    def __init__(self, page: JoinPage) -> None:
         super().__init__()
-        self.found = found
-        self.by_address = by_address and found is None
-        self.lan = tuple(lan)
+        self.page = page
+        self.found = page.found
+        self.by_address = page.by_address and page.found is None
+        self.lan = page.lan
 
     def compose(self) -> ComposeResult:
         defaults = self.table.defaults
@@ -243,6 +239,4 @@ class JoinScreen(TableScreen):
 
     @on(Button.Pressed, "#back")
     def action_back(self) -> None:
-        from domicile_tui.screens.start import StartScreen
-
-        self.table.show(StartScreen())
+        self.table.go(StartPage())

@@ -24,6 +24,7 @@ from textual.widgets import (
 from domicile_p2p.rules import GHOST, MAX_INVESTIGATORS, Difficulty
 from domicile_tui.describe import difficulty_note
 from domicile_tui.keys import HelpKeys
+from domicile_tui.pages import SetupPage, StartPage
 from domicile_tui.personas import persona
 from domicile_tui.screens.base import TableScreen
 from domicile_tui.session import MAX_NAME_LENGTH, Role, SettingsError, TableSettings
@@ -43,9 +44,10 @@ class HostSetupScreen(TableScreen):
         Binding("escape", "back", "Back"),
     ]
 
-    def __init__(self, *, offline: bool) -> None:
+    def __init__(self, page: SetupPage) -> None:
         super().__init__()
-        self.offline = offline
+        self.page = page
+        self.offline = page.offline
 
     def compose(self) -> ComposeResult:
         defaults = self.table.defaults
@@ -171,6 +173,4 @@ class HostSetupScreen(TableScreen):
 
     @on(Button.Pressed, "#back")
     def action_back(self) -> None:
-        from domicile_tui.screens.start import StartScreen
-
-        self.table.show(StartScreen())
+        self.table.go(StartPage())

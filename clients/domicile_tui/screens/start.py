@@ -14,6 +14,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from domicile_tui.keys import HelpKeys
+from domicile_tui.pages import JoinPage, SetupPage, StartPage
 from domicile_tui.screens.base import TableScreen
 from domicile_tui.theme import FLOURISH, MANOR, TITLE
 from domicile_tui.widgets.status_bar import BottomBar
@@ -64,6 +65,10 @@ class StartScreen(TableScreen):
     ]
 
     found: reactive[tuple[DiscoveredTable, ...]] = reactive(())
+
+    def __init__(self, page: StartPage | None = None) -> None:
+        super().__init__()
+        self.page = page or StartPage()
 
     def compose(self) -> ComposeResult:
         with Vertical(id="front"):
@@ -187,14 +192,12 @@ class StartScreen(TableScreen):
             self._join(by_address=True)
 
     def _setup(self, *, offline: bool) -> None:
-        from domicile_tui.screens.setup import HostSetupScreen
-
-        self.table.show(HostSetupScreen(offline=offline))
+        self.table.go(SetupPage(offline=offline))
 
     def _join(self, *, found: DiscoveredTable | None = None, by_address: bool = False) -> None:
-        from domicile_tui.screens.join import JoinScreen
-
-        self.table.show(JoinScreen(found=found, by_address=by_address, lan=self.found))
+        self.table.go(
+            JoinPage(found=found, by_address=by_address and found is None, lan=self.found)
+        )
 
     async def action_quit(self) -> None:
         await self.table.action_quit()

@@ -1,0 +1,41 @@
+"""The front door's pages: where a player stands before sitting down at a table.
+
+Screens never show one another.  A front-door screen asks the app to go to a
+page (``DomicileApp.go``); the app keeps the page as its own news, and its
+``route`` builds the screen that shows it, as it does for the game's screens.
+So the start, set-up and join screens need not know each other, and the
+client has no import cycle between them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the network stack loads after the first frame, with the door to tables
+    from domicile_p2p.net.discovery import DiscoveredTable
+
+
+@dataclass(frozen=True, slots=True)
+class StartPage:
+    """The front door itself: tables on the LAN, host, join, offline."""
+
+
+@dataclass(frozen=True, slots=True)
+class SetupPage:
+    """The form of a new table, hosted here for the LAN or played ``offline``."""
+
+    offline: bool
+
+
+@dataclass(frozen=True, slots=True)
+class JoinPage:
+    """The form to join a table: one ``found`` on the LAN, or by code (``by_address``: with
+    where it is); ``lan`` is what the front door had found, to find a code's table."""
+
+    found: DiscoveredTable | None = None
+    by_address: bool = False
+    lan: tuple[DiscoveredTable, ...] = ()
+
+
+FrontPage = StartPage | SetupPage | JoinPage
