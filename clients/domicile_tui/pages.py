@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the network stack loads after the first frame, with the door to tables
-    from domicile_p2p.net.discovery import DiscoveredTable
+    from domicile_p2p.net.adapters.discovery import DiscoveredTable
 
 
 @dataclass(frozen=True, slots=True)
