@@ -56,7 +56,6 @@ from domicile_p2p.rules import (
     RuleError,
     Tableau,
     TableConfig,
-    apply,
     new_game,
 )
 from domicile_p2p.transcript import reveal
@@ -249,11 +248,16 @@ class Ledger:
     """The game replayed with the Ghost's secrets, once the seed is revealed."""
     cheat: Fault | None = None
     """What the revealed seed proves the Ghost did (``None``: nothing, or no reveal yet)."""
+    foresight: reveal.Foresight | None = None
+    """The game played with the Ghost's secrets as it goes, when a verifier read the seed
+    ahead (``verify`` holds the whole transcript; see :mod:`reveal`): the reveal then need
+    not replay it.  ``None`` for a live peer, which learns the seed at the end."""
 
     @classmethod
-    def start(cls, table: TableSetup) -> Ledger:
+    def start(cls, table: TableSetup, *, foreseen_seed: bytes | None = None) -> Ledger:
         nobody = (None,) * table.investigators
-        return cls(table, entropy_commits=nobody, entropies=nobody)
+        foresight = None if foreseen_seed is None else reveal.Foresight(foreseen_seed)
+        return cls(table, entropy_commits=nobody, entropies=nobody, foresight=foresight)
 
     # ----------------------------------------------------------------- queries
 
@@ -415,8 +419,17 @@ class Ledger:
         if published != tableau:
             raise Fault(Check.DEAL, HOST, "the tableau is not the one the joint seed deals")
         state = new_game(self.table.config, tableau)
+        foresight = self.foresight
+        if foresight is not None:
+            assert self.ghost_commit is not None
+            foresight = foresight.dealt(self.ghost_commit, joint, self.table.config, tableau)
         return replace(
-            self, step=Step.SLOT_COMMITMENTS, joint_seed=joint, tableau=tableau, state=state
+            self,
+            step=Step.SLOT_COMMITMENTS,
+            joint_seed=joint,
+            tableau=tableau,
+            state=state,
+            foresight=foresight,
         )
 
     def _slot_commits(self, seq: int, body: SlotCommitsBody) -> Ledger:
@@ -458,7 +471,7 @@ class Ledger:
         state = self.state
         assert state is not None
         try:
-            after = apply(state, action)
+            after, foresight = reveal.play(self.foresight, state, action, event.seq)
         except RuleError as exc:
             raise Fault(Check.PUBLIC_RULES, party(seat), str(exc)) from None
         openings = self._check_openings(event, state)
@@ -467,6 +480,7 @@ class Ledger:
             state=after,
             moves=(*self.moves, (event.seq, action)),
             openings=self.openings + openings,
+            foresight=foresight,
         )
         if after.phase is Phase.ENDED and self.step is Step.PLAY:
             ledger = replace(ledger, step=Step.GAME_OVER)

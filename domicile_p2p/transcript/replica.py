@@ -35,10 +35,12 @@ from domicile_p2p.transcript.ledger import Ledger, Step, TableSetup, read_genesi
 class Record:
     """What the table and every replica share: the events, their chain and their ledger."""
 
-    def __init__(self, table: TableSetup, genesis: Event) -> None:
+    def __init__(
+        self, table: TableSetup, genesis: Event, *, foreseen_seed: bytes | None = None
+    ) -> None:
         self._chain = Chain(table)
         self._chain.accept(genesis)
-        self._ledger = Ledger.start(table)
+        self._ledger = Ledger.start(table, foreseen_seed=foreseen_seed)
         self._events: list[Event] = [genesis]
 
     # ----------------------------------------------------------------- queries
@@ -122,6 +124,19 @@ class Replica(Record):
         except Fault as fault:
             raise Violation.from_fault(fault, genesis.seq) from None
         super().__init__(table, genesis)
+
+    @classmethod
+    def read_ahead(cls, table: TableSetup, genesis: Event, foreseen_seed: bytes | None) -> Replica:
+        """A replica for a verifier that holds the whole transcript (``verify``).
+
+        ``table`` is what ``genesis`` (already checked) describes; ``foreseen_seed``
+        the seed the Ghost's reveal will bring, read ahead so that the game is
+        replayed with the secrets once, as it goes (see :mod:`reveal`).  The
+        replica checks exactly what any other does, event by event.
+        """
+        replica = cls.__new__(cls)
+        Record.__init__(replica, table, genesis, foreseen_seed=foreseen_seed)
+        return replica
 
     @classmethod
     def from_events(cls, events: Iterable[Event]) -> Replica:

@@ -24,8 +24,10 @@ verdicts, dream cards, culprit); last, that the transcript is complete.
 Checks of that pass interleave, so when it stops at event ``n`` the checks
 other than the failing one are reported as *not checked* past ``n``, not
 as passed.  Every signature is verified once: ``verify`` costs about one
-Ed25519 verification per signature plus a few hashes per event and two
-replays of the game through the rules engine.
+Ed25519 verification per signature plus a few hashes per event and one
+replay of the game through the rules engine: the Ghost's seed is read
+ahead from its reveal, so the fold plays every move with the secrets and
+projects the public state from them (:mod:`~domicile_p2p.transcript.reveal`).
 
 The signatures can be checked on several threads (``jobs``; by default one
 per CPU): :class:`~domicile_p2p.transcript.batch.SignatureBatch` checks them
@@ -71,6 +73,7 @@ from domicile_p2p.transcript.schema import (
     GiveBody,
     GroupGiveBody,
     Kind,
+    RevealBody,
     SeanceBody,
 )
 
@@ -456,7 +459,8 @@ class _Verification:
     # ----------------------------------------------------------------- the game
 
     def _fold(self) -> None:
-        replica = Replica(self.events[0], authenticated=True)
+        assert self.table is not None
+        replica = Replica.read_ahead(self.table, self.events[0], self._foreseen_seed())
         self.replica = replica
         for index, event in enumerate(self.events[1:], start=1):
             self.stop_index = index
@@ -472,6 +476,20 @@ class _Verification:
                 ) from None
         self.stop_index = len(self.events)
         self._fold_details(replica.ledger)
+
+    def _foreseen_seed(self) -> bytes | None:
+        """The seed of the Ghost's first reveal in the file, read ahead (see ``reveal``).
+
+        Trusted for nothing: the ledger uses it only if it opens the Ghost's
+        commitment, and only for the reveal that brings it.
+        """
+        for event in self.events:
+            if isinstance(event.body, RevealBody):
+                try:
+                    return bytes.fromhex(event.body.seed)
+                except ValueError:
+                    return None
+        return None
 
     def _fold_details(self, ledger: Ledger, failed: Check | None = None) -> None:
         moves = [e for e in self.events if e.kind in PLAY_KINDS and e.kind is not Kind.CHAT]
