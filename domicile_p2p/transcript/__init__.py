@@ -4,7 +4,8 @@ Layers, from the inside out:
 
 - ``schema``   the event kinds and bodies (msgspec Structs; JSON Schemas in ``protocol/schema``)
 - ``codec``    canonical bytes, signatures and chain links of actions and events
-- ``ledger``   the public record of a game, folded event by event with every check
+- ``ledger``   the protocol's steps as a table, and the public record of a game, folded event
+               by event with every check
 - ``chain``    the hash chain, the host's and the players' signatures, the counters
 - ``reveal``   the end: the Ghost's seed opens everything, the game is replayed with secrets
 - ``replica``  a peer's checked copy (``Replica.receive``)

@@ -55,7 +55,7 @@ from domicile_p2p.rules import (
 )
 from domicile_p2p.transcript.codec import Event, SignedAction
 from domicile_p2p.transcript.errors import AgentMisuse
-from domicile_p2p.transcript.ledger import Step
+from domicile_p2p.transcript.ledger import STEPS
 from domicile_p2p.transcript.moves import to_event
 from domicile_p2p.transcript.replica import Record, Replica
 from domicile_p2p.transcript.schema import (
@@ -115,14 +115,20 @@ class SeatAgent:
             raise AgentMisuse("the tableau has not been dealt yet")
         return view(state, self.seat)
 
-    def _public_state(self) -> GameState:
-        state = self.replica.state
-        if state is None or self.replica.step not in (
-            Step.PLAY,
-            Step.SLOT_COMMITMENTS,
-            Step.REVEAL,
-        ):
-            raise AgentMisuse(f"no move is possible now ({self.replica.step.value})")
+    def _check_step(self, kind: Kind) -> GameState:
+        """The public state, if this step accepts ``kind`` from someone (the ledger's table).
+
+        Whether this seat may make that move is the rules engine's to say (a
+        :class:`~domicile_p2p.rules.RuleError`, as a peer would see it).
+        """
+        ledger = self.replica.ledger
+        step, state = ledger.step, ledger.state
+        rule = STEPS[step]
+        if kind not in rule.ghost | rule.investigators:
+            if kind is Kind.CHAT:
+                raise AgentMisuse(f"no move is possible now ({step.value})")
+            raise AgentMisuse(f"the game is not being played ({step.value})")
+        assert state is not None  # every step that accepts a move comes after the deal
         return state
 
     def chat(self, text: str) -> SignedAction:
@@ -132,10 +138,17 @@ class SeatAgent:
         """Sign a move of the game, after checking it against the rules."""
         if action.by != self.seat:
             raise AgentMisuse(f"seat {self.seat} cannot sign a move of seat {action.by}")
-        if not isinstance(action, Chat) and self.replica.step is not Step.PLAY:
-            raise AgentMisuse(f"the game is not being played ({self.replica.step.value})")
-        apply(self._public_state(), action)  # raises the RuleError a peer would see
-        return self.sign(*to_event(action))
+        kind, body = to_event(action)
+        apply(self._check_step(kind), action)  # raises the RuleError a peer would see
+        return self.sign(kind, body)
+
+    def owed(self) -> SignedAction | None:
+        """The protocol step this seat owes now (a commitment, a reveal), signed; else ``None``."""
+        kind = self.replica.ledger.owed(self.seat)
+        return None if kind is None else self._protocol_step(kind)
+
+    def _protocol_step(self, kind: Kind) -> SignedAction:
+        raise AgentMisuse(f"seat {self.seat} does not send {kind.value}")
 
 
 class InvestigatorAgent(SeatAgent):
@@ -162,20 +175,29 @@ class InvestigatorAgent(SeatAgent):
     def commitment(self) -> bytes:
         return entropy_commitment(self.replica.table.game_id, self.seat, self.entropy)
 
+    def _protocol_step(self, kind: Kind) -> SignedAction:
+        if kind is Kind.ENTROPY_COMMIT:
+            return self.commit_entropy()
+        if kind is Kind.ENTROPY_REVEAL:
+            return self.reveal_entropy()
+        return super()._protocol_step(kind)
+
     def commit_entropy(self) -> SignedAction:
         """The commitment to this seat's entropy: its first action."""
-        if self.replica.step is not Step.COMMITMENTS:
+        ledger = self.replica.ledger
+        if not ledger.accepts(Kind.ENTROPY_COMMIT, self.seat):
+            if ledger.sent(Kind.ENTROPY_COMMIT, self.seat):
+                raise AgentMisuse(f"seat {self.seat} has already committed")
             raise AgentMisuse("the commitments are over")
-        if self.replica.ledger.entropy_commits[self.seat - 1] is not None:
-            raise AgentMisuse(f"seat {self.seat} has already committed")
         return self.sign(Kind.ENTROPY_COMMIT, EntropyCommitBody(self.commitment.hex()))
 
     def reveal_entropy(self) -> SignedAction:
         """Reveal the entropy; only once every commitment is in (else the last could steer)."""
-        if self.replica.step is not Step.REVEALS:
+        ledger = self.replica.ledger
+        if not ledger.accepts(Kind.ENTROPY_REVEAL, self.seat):
+            if Kind.ENTROPY_REVEAL in STEPS[ledger.step].investigators:
+                raise AgentMisuse(f"seat {self.seat} has already revealed its entropy")
             raise AgentMisuse("entropy is revealed only once every commitment is in")
-        if self.replica.ledger.entropies[self.seat - 1] is not None:
-            raise AgentMisuse(f"seat {self.seat} has already revealed its entropy")
         published = self.replica.ledger.entropy_commits[self.seat - 1]
         if published != self.commitment:
             raise AgentMisuse("the commitment on record is not this entropy's (a lost entropy?)")
@@ -212,15 +234,24 @@ class GhostAgent(SeatAgent):
 
     # ----------------------------------------------------------------- setup
 
+    def _protocol_step(self, kind: Kind) -> SignedAction:
+        if kind is Kind.GHOST_COMMIT:
+            return self.commit()
+        if kind is Kind.SLOT_COMMITS:
+            return self.commit_slots()
+        if kind is Kind.REVEAL:
+            return self.reveal()
+        return super()._protocol_step(kind)
+
     def commit(self) -> SignedAction:
         """The commitment to the seed: the Ghost's first action."""
-        if self.replica.step is not Step.COMMITMENTS or self.replica.ledger.ghost_commit:
+        if not self.replica.ledger.accepts(Kind.GHOST_COMMIT, GHOST):
             raise AgentMisuse("the Ghost commits once, before any reveal")
         return self.sign(Kind.GHOST_COMMIT, GhostCommitBody(self.commitment.hex()))
 
     def commit_slots(self) -> SignedAction:
         """The salted commitment of every slot, right after the deal."""
-        if self.replica.step is not Step.SLOT_COMMITMENTS:
+        if not self.replica.ledger.accepts(Kind.SLOT_COMMITS, GHOST):
             raise AgentMisuse("the slot commitments come right after the deal")
         self._check_seed()
         game_id = self.replica.table.game_id
@@ -291,8 +322,7 @@ class GhostAgent(SeatAgent):
         """
         if action.by != GHOST:
             raise AgentMisuse("the Ghost signs only its own moves")
-        if self.replica.step is not Step.PLAY:
-            raise AgentMisuse(f"the game is not being played ({self.replica.step.value})")
+        self._check_step(to_event(action)[0])
         before = self.state
         apply(before, action)
         if isinstance(action, Seance):
@@ -327,10 +357,7 @@ class GhostAgent(SeatAgent):
 
     def reveal(self) -> SignedAction:
         """The seed, once the game is over (or aborted): everyone can now check everything."""
-        ledger = self.replica.ledger
-        if not (
-            ledger.step is Step.REVEAL or (ledger.step is Step.ABORTED and ledger.seed is None)
-        ):
+        if not self.replica.ledger.accepts(Kind.REVEAL, GHOST):
             raise AgentMisuse("the Ghost reveals its seed only when the game is over or aborted")
         self._check_seed()
         return self.sign(Kind.REVEAL, RevealBody(self.seed.hex()))

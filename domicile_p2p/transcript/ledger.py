@@ -20,6 +20,12 @@ The protocol's steps, in order (``Step``)::
 Chat is accepted from the deal until the reveal.  The host may abort at any
 step before the end (``ABORTED``); after an abort only the Ghost's reveal
 may follow, which lets everyone check what was played so far.
+
+What each step accepts, from whom, and what it waits for is one table,
+:data:`STEPS` (its theory of operation is above it); the host, every peer's
+replica, the agents, the network's sessions, self-play and ``verify`` ask the
+ledger (:meth:`Ledger.accepts`, :meth:`Ledger.owed`, :attr:`Ledger.over`)
+instead of knowing the steps themselves.
 """
 
 from __future__ import annotations
@@ -97,11 +103,103 @@ class Step(StrEnum):
     ABORTED = "aborted"
 
 
-_BEFORE_PLAY: Final = frozenset({Step.COMMITMENTS, Step.REVEALS, Step.DEAL, Step.SLOT_COMMITMENTS})
-_CHAT_STEPS: Final = frozenset({Step.SLOT_COMMITMENTS, Step.PLAY, Step.REVEAL})
-_ABORTABLE: Final = frozenset(
-    {Step.COMMITMENTS, Step.REVEALS, Step.SLOT_COMMITMENTS, Step.PLAY, Step.REVEAL}
+# --------------------------------------------------------------------------- the steps, as data
+#
+# Theory of operation
+# -------------------
+# The protocol is a small state machine, written the way h11 writes HTTP's
+# (``_state.py``): :class:`Step` is where it stands, and :data:`STEPS` says, for
+# each step, who may send what there and what the step waits for.  Nothing
+# else in the code base knows the steps: the fold below refuses what a step
+# does not accept ("event order"), and everyone else asks the ledger.
+#
+#   ghost, investigators  the kinds each may send at this step (an investigator's
+#                         chat from the deal until the reveal; the Ghost never chats)
+#   host                  the statements the host may make: the deal and game-over
+#                         exactly when due, an abort at any step that waits for players
+#   owed                  what the step waits for before the protocol can move on;
+#                         PLAY owes nothing (whose move it is, is the rules engine's)
+#   final                 no play follows this step (the end, or an abort)
+#
+# Three facts of the record refine the table, and only these three:
+#
+# - each setup action, and the reveal, is sent once per seat: a kind a seat has
+#   already sent (:meth:`Ledger.sent`) is neither accepted nor owed again;
+# - the Ghost reveals only a seed it committed to (an abort during the
+#   commitments may come before the Ghost's);
+# - the reveal is *owed* only once a move was played.  Before the first move no
+#   secret was used: the seed proves nothing, so nobody waits for it after an
+#   abort (a Ghost that stalled the setup itself would otherwise keep every
+#   player waiting for a reveal that will not come).  The Ghost *may* still
+#   reveal then (SPEC.md section 11: "after an abort only the Ghost's reveal may
+#   follow, once, if the Ghost has committed").
+#
+# The game is :attr:`~Ledger.over` when its step is final and nobody owes
+# anything: then nothing more will happen at the table.
+
+
+@dataclass(frozen=True, slots=True)
+class StepRule:
+    """What one step accepts, from whom, and what it waits for (see the comment above)."""
+
+    ghost: frozenset[Kind] = frozenset()
+    investigators: frozenset[Kind] = frozenset()
+    host: frozenset[Kind] = frozenset()
+    owed: frozenset[Kind] = frozenset()
+    final: bool = False
+
+    def kinds(self, seat: int | None) -> frozenset[Kind]:
+        """What ``seat`` (``None``: the host) may send at this step."""
+        if seat is None:
+            return self.host
+        return self.ghost if seat == GHOST else self.investigators
+
+
+GHOST_MOVES: Final = PLAY_KINDS & GHOST_KINDS
+INVESTIGATOR_MOVES: Final = PLAY_KINDS & INVESTIGATOR_KINDS
+_CHAT: Final = frozenset({Kind.CHAT})
+_ABORT: Final = frozenset({Kind.ABORT})
+
+STEPS: Final[Mapping[Step, StepRule]] = MappingProxyType(
+    {
+        Step.COMMITMENTS: StepRule(
+            ghost=frozenset({Kind.GHOST_COMMIT}),
+            investigators=frozenset({Kind.ENTROPY_COMMIT}),
+            host=_ABORT,
+            owed=frozenset({Kind.GHOST_COMMIT, Kind.ENTROPY_COMMIT}),
+        ),
+        Step.REVEALS: StepRule(
+            investigators=frozenset({Kind.ENTROPY_REVEAL}),
+            host=_ABORT,
+            owed=frozenset({Kind.ENTROPY_REVEAL}),
+        ),
+        Step.DEAL: StepRule(host=frozenset({Kind.DEAL}), owed=frozenset({Kind.DEAL})),
+        Step.SLOT_COMMITMENTS: StepRule(
+            ghost=frozenset({Kind.SLOT_COMMITS}),
+            investigators=_CHAT,
+            host=_ABORT,
+            owed=frozenset({Kind.SLOT_COMMITS}),
+        ),
+        Step.PLAY: StepRule(ghost=GHOST_MOVES, investigators=INVESTIGATOR_MOVES, host=_ABORT),
+        Step.GAME_OVER: StepRule(
+            host=frozenset({Kind.GAME_OVER}), owed=frozenset({Kind.GAME_OVER})
+        ),
+        Step.REVEAL: StepRule(
+            ghost=frozenset({Kind.REVEAL}),
+            investigators=_CHAT,
+            host=_ABORT,
+            owed=frozenset({Kind.REVEAL}),
+        ),
+        Step.FINISHED: StepRule(final=True),
+        Step.ABORTED: StepRule(
+            ghost=frozenset({Kind.REVEAL}), owed=frozenset({Kind.REVEAL}), final=True
+        ),
+    }
 )
+"""The protocol's steps as data (see the theory of operation above)."""
+
+SETUP_STEPS: Final = frozenset({Step.COMMITMENTS, Step.REVEALS, Step.DEAL, Step.SLOT_COMMITMENTS})
+"""The steps before the game is played (the network gives the players' ones a deadline)."""
 
 
 # --------------------------------------------------------------------------- genesis
@@ -261,29 +359,48 @@ class Ledger:
 
     # ----------------------------------------------------------------- queries
 
+    def sent(self, kind: Kind, seat: int) -> bool:
+        """``seat`` has already sent ``kind``, one of the actions sent once per seat."""
+        match kind:
+            case Kind.GHOST_COMMIT:
+                return self.ghost_commit is not None
+            case Kind.ENTROPY_COMMIT:
+                return self.entropy_commits[seat - 1] is not None
+            case Kind.ENTROPY_REVEAL:
+                return self.entropies[seat - 1] is not None
+            case Kind.REVEAL:
+                return self.seed is not None
+        return False
+
+    def accepts(self, kind: Kind, seat: int | None) -> bool:
+        """Whether ``seat`` (``None``: the host) may send ``kind`` now (:data:`STEPS`)."""
+        if kind not in STEPS[self.step].kinds(seat):
+            return False
+        if seat is not None and self.sent(kind, seat):
+            return False
+        return kind is not Kind.REVEAL or self.ghost_commit is not None
+
+    def owed(self, seat: int | None) -> Kind | None:
+        """What the protocol waits for from ``seat`` (``None``: the host) now, if anything."""
+        rule = STEPS[self.step]
+        for kind in sorted(rule.owed & rule.kinds(seat)):
+            if self.accepts(kind, seat) and (kind is not Kind.REVEAL or self.played):
+                return kind
+        return None
+
     def awaiting(self) -> tuple[int, ...]:
         """The seats whose setup step (or reveal) the protocol is waiting for, in seat order."""
-        match self.step:
-            case Step.COMMITMENTS:
-                ghost = (GHOST,) if self.ghost_commit is None else ()
-                late = (s for s, c in enumerate(self.entropy_commits, start=1) if c is None)
-                return (*ghost, *late)
-            case Step.REVEALS:
-                return tuple(s for s, e in enumerate(self.entropies, start=1) if e is None)
-            case Step.SLOT_COMMITMENTS | Step.REVEAL:
-                return (GHOST,)
-            case Step.ABORTED if self.seed is None and self.ghost_commit is not None:
-                return (GHOST,)
-        return ()
+        return tuple(seat for seat in self.table.seats if self.owed(seat) is not None)
 
     @property
     def host_statement_due(self) -> Kind | None:
         """The statement the host must make next (the deal or game-over), if any."""
-        if self.step is Step.DEAL:
-            return Kind.DEAL
-        if self.step is Step.GAME_OVER:
-            return Kind.GAME_OVER
-        return None
+        return self.owed(None)
+
+    @property
+    def over(self) -> bool:
+        """Nothing more will happen at this table: the seed is revealed, or the abort is final."""
+        return STEPS[self.step].final and not self.awaiting()
 
     @property
     def played(self) -> bool:
@@ -325,8 +442,8 @@ class Ledger:
 
     def _host_statement(self, event: Event) -> Ledger:
         body = event.body
-        if event.kind in (Kind.DEAL, Kind.GAME_OVER) and event.kind is not self.host_statement_due:
-            raise self._order(f"a {event.kind.value} statement is not due now ({self.step.value})")
+        if not self.accepts(event.kind, None):
+            raise self._order(self._refusal(event.kind, None))
         match body:
             case DealBody():
                 return self._check_deal(body)
@@ -334,7 +451,7 @@ class Ledger:
                 return self._check_game_over(event.seq, body)
             case AbortBody():
                 return self._check_abort(event.seq, body)
-        raise Fault(Check.EVENT_ORDER, HOST, f"a second {event.kind.value} statement")
+        raise AssertionError(f"{event.kind.value} is a host statement STEPS never accepts")
 
     def _player_action(self, event: Event, seat: int) -> Ledger:
         kind = event.kind
@@ -343,6 +460,8 @@ class Ledger:
             raise Fault(Check.EVENT_ORDER, who, f"only the Ghost may send {kind.value}")
         if kind in INVESTIGATOR_KINDS and seat == GHOST:
             raise Fault(Check.EVENT_ORDER, who, f"the Ghost may not send {kind.value}")
+        if not self.accepts(kind, seat):
+            raise self._order(self._refusal(kind, seat))
         body = event.body
         match body:
             case GhostCommitBody():
@@ -363,14 +482,39 @@ class Ledger:
     def _order(self, reason: str) -> Fault:
         return Fault(Check.EVENT_ORDER, HOST, reason)
 
+    def _refusal(self, kind: Kind, seat: int | None) -> str:
+        """Why :meth:`accepts` refuses ``kind`` from ``seat`` now, for the event-order fault."""
+        step = self.step
+        match kind:
+            case Kind.DEAL | Kind.GAME_OVER:
+                return f"a {kind.value} statement is not due now ({step.value})"
+            case Kind.ABORT:
+                return f"the host cannot abort now ({step.value})"
+            case Kind.GENESIS:
+                return f"a second {kind.value} statement"
+            case Kind.GHOST_COMMIT:
+                return "the Ghost commits to its seed once, before any reveal"
+            case Kind.ENTROPY_COMMIT:
+                return f"seat {seat} commits to its entropy once, before any reveal"
+            case Kind.ENTROPY_REVEAL if step is Step.COMMITMENTS:
+                return f"seat {seat} revealed its entropy before every commitment was in"
+            case Kind.ENTROPY_REVEAL if step is Step.REVEALS:
+                return f"seat {seat} revealed its entropy twice"
+            case Kind.ENTROPY_REVEAL:
+                return f"seat {seat} revealed its entropy after the deal"
+            case Kind.SLOT_COMMITS:
+                return "the Ghost publishes its slot commitments once, right after the deal"
+            case Kind.REVEAL if self.seed is None:
+                return "the Ghost reveals its seed once, when the game is over or aborted"
+            case Kind.REVEAL:
+                return "the Ghost revealed its seed twice"
+        when = "the game has not started" if step in SETUP_STEPS else "the game is over"
+        return f"{kind.value} is not possible now: {when}"
+
     def _ghost_commit(self, body: GhostCommitBody) -> Ledger:
-        if self.step is not Step.COMMITMENTS or self.ghost_commit is not None:
-            raise self._order("the Ghost commits to its seed once, before any reveal")
         return self._after_commitment(replace(self, ghost_commit=bytes.fromhex(body.commit)))
 
     def _entropy_commit(self, seat: int, body: EntropyCommitBody) -> Ledger:
-        if self.step is not Step.COMMITMENTS or self.entropy_commits[seat - 1] is not None:
-            raise self._order(f"seat {seat} commits to its entropy once, before any reveal")
         commits = list(self.entropy_commits)
         commits[seat - 1] = bytes.fromhex(body.commit)
         return self._after_commitment(replace(self, entropy_commits=tuple(commits)))
@@ -382,14 +526,6 @@ class Ledger:
         return ledger
 
     def _entropy_reveal(self, seat: int, body: EntropyRevealBody) -> Ledger:
-        if self.step is not Step.REVEALS:
-            raise self._order(
-                f"seat {seat} revealed its entropy before every commitment was in"
-                if self.step is Step.COMMITMENTS
-                else f"seat {seat} revealed its entropy after the deal"
-            )
-        if self.entropies[seat - 1] is not None:
-            raise self._order(f"seat {seat} revealed its entropy twice")
         entropy = bytes.fromhex(body.entropy)
         commit = self.entropy_commits[seat - 1]
         assert commit is not None
@@ -433,8 +569,6 @@ class Ledger:
         )
 
     def _slot_commits(self, seq: int, body: SlotCommitsBody) -> Ledger:
-        if self.step is not Step.SLOT_COMMITMENTS:
-            raise self._order("the Ghost publishes its slot commitments once, right after the deal")
         seats = [column.seat for column in body.columns]
         if seats != list(self.table.config.seats):
             raise Fault(
@@ -462,12 +596,6 @@ class Ledger:
     def _move(self, event: Event, seat: int) -> Ledger:
         kind = event.kind
         action = to_rules(kind, event.body, seat)
-        is_chat = kind is Kind.CHAT
-        if not (self.step is Step.PLAY or (is_chat and self.step in _CHAT_STEPS)):
-            raise self._order(
-                f"{kind.value} is not possible now: "
-                + ("the game has not started" if self.step in _BEFORE_PLAY else "the game is over")
-            )
         state = self.state
         assert state is not None
         try:
@@ -559,8 +687,6 @@ class Ledger:
         return replace(self, step=Step.REVEAL, game_over_seq=seq)
 
     def _check_abort(self, seq: int, body: AbortBody) -> Ledger:
-        if self.step not in _ABORTABLE:
-            raise self._order(f"the host cannot abort now ({self.step.value})")
         if list(body.seats) != sorted(set(body.seats)) or not set(body.seats) <= set(
             self.table.seats
         ):
@@ -570,15 +696,6 @@ class Ledger:
     # ----------------------------------------------------------------- the reveal
 
     def _reveal(self, seq: int, body: RevealBody) -> Ledger:
-        if not (
-            self.step is Step.REVEAL
-            or (self.step is Step.ABORTED and self.seed is None and self.ghost_commit is not None)
-        ):
-            raise self._order(
-                "the Ghost reveals its seed once, when the game is over or aborted"
-                if self.seed is None
-                else "the Ghost revealed its seed twice"
-            )
         seed = bytes.fromhex(body.seed)
         reveal.check_seed(self, seed)
         step = Step.FINISHED if self.step is Step.REVEAL else Step.ABORTED

@@ -111,6 +111,11 @@ class Record:
         """The Ghost revealed its seed after the game ended, and every check passed."""
         return self._ledger.step is Step.FINISHED
 
+    @property
+    def over(self) -> bool:
+        """Nothing more will happen at this table; see :attr:`Ledger.over`."""
+        return self._ledger.over
+
 
 class Replica(Record):
     """A peer's checked copy of the transcript."""

@@ -141,13 +141,17 @@ class InProcessTable:
         return events
 
     def set_up(self) -> list[Event]:
-        """Commitments, reveals, the deal and the slot commitments: the game can begin."""
-        events = list(self.submit(self.ghost.commit()))
-        for agent in self.investigators:
-            events += self.submit(agent.commit_entropy())
-        for agent in self.investigators:
-            events += self.submit(agent.reveal_entropy())
-        events += self.submit(self.ghost.commit_slots())
+        """Commitments, reveals, the deal and the slot commitments: the game can begin.
+
+        Each round asks every seat, the Ghost first, for what the protocol owes
+        (the ledger's step table), until nobody owes anything: the game is on.
+        """
+        events: list[Event] = []
+        while self.replica.awaiting():
+            for agent in self.agents:
+                owed = agent.owed()
+                if owed is not None:
+                    events += self.submit(owed)
         return events
 
 

@@ -21,7 +21,8 @@ after the move that ends the game.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Final
 
 from domicile_p2p.identity import Identity, PublicKey
 from domicile_p2p.transcript.codec import GENESIS_PREV, Event, SignedAction
@@ -69,6 +70,16 @@ def make_genesis(
         pack=PackRef(pack_id, pack_hash),
         cards=cards,
     )
+
+
+_NOT_DONE: Final[Mapping[Kind, str]] = {
+    Kind.GHOST_COMMIT: "did not commit",
+    Kind.ENTROPY_COMMIT: "did not commit",
+    Kind.ENTROPY_REVEAL: "did not reveal its entropy",
+    Kind.SLOT_COMMITS: "did not publish its slot commitments",
+    Kind.REVEAL: "did not reveal its seed",
+}
+"""What a seat the table aborts for failed to do, by the kind it owed."""
 
 
 class Table(Record):
@@ -176,12 +187,9 @@ class Table(Record):
         if not seats:
             raise HostMisuse(f"no seat is holding up the table ({self.step.value})")
         names = ", ".join(self.table.describe(seat) for seat in seats)
-        doing = {
-            "commitments": "did not commit",
-            "reveals": "did not reveal its entropy",
-            "slot-commitments": "did not publish its slot commitments",
-            "reveal": "did not reveal its seed",
-        }.get(self.step.value, "did not act")
+        owed = self.ledger.owed(seats[0])
+        assert owed is not None  # it is awaited
+        doing = _NOT_DONE[owed]
         return self.abort(f"{names} {doing} in time", seats)
 
     # ----------------------------------------------------------------- internals

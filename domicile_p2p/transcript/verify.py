@@ -563,13 +563,13 @@ class _Verification:
                     f"the game ended ({state.outcome} on day {state.day}) and the Ghost "
                     "revealed its seed",
                 )
-            case Step.ABORTED if not ledger.played:
+            case Step.ABORTED if ledger.over and not ledger.played:
                 assert ledger.abort is not None
                 self.ok(
                     Check.COMPLETE,
                     f"the host aborted before play ({ledger.abort.reason}); no secret was used",
                 )
-            case Step.ABORTED if ledger.seed is not None:
+            case Step.ABORTED if ledger.over:
                 assert ledger.abort is not None and state is not None
                 self.ok(
                     Check.COMPLETE,

@@ -16,7 +16,6 @@ from typing import Any, Final
 from domicile_p2p.fairness.commit import GAME_ID_BYTES
 from domicile_p2p.identity import Identity, PublicKey
 from domicile_p2p.net.sessions.guards.heads import HeadClaim, host_check
-from domicile_p2p.net.sessions.guards.setup import over
 from domicile_p2p.net.sessions.room import EventObject, Refusal, RoomConfig, SeatHolder
 from domicile_p2p.net.wire import ErrorCode
 from domicile_p2p.transcript import Check, Event, Rejected, SignedAction, Table, make_genesis
@@ -82,7 +81,7 @@ class HostedGame:
     @property
     def ended(self) -> bool:
         """Nothing more can happen: the seed is revealed (or an abort left nothing to wait for)."""
-        return over(self.table)
+        return self.table.over
 
     def submit(self, seat: int, action: Mapping[str, Any]) -> Sequence[EventObject]:
         try:

@@ -24,7 +24,6 @@ from __future__ import annotations
 from domicile_p2p.identity import Identity
 from domicile_p2p.net.errors import BadEvent, NetError
 from domicile_p2p.net.sessions.guards.blame import blamed
-from domicile_p2p.net.sessions.guards.setup import over
 from domicile_p2p.rules import GHOST, Action, View
 from domicile_p2p.transcript import (
     Event,
@@ -106,30 +105,17 @@ class SeatPlayer:
     @property
     def finished(self) -> bool:
         """Nothing more will happen at this table (the seed is revealed, or the abort is final)."""
-        replica = self.replica
-        if replica is None:
-            return False
-        return over(replica)
+        return self.replica is not None and self.replica.over
 
     def due(self) -> SignedAction | None:
-        """The protocol step this seat owes now (a commitment, a reveal), signed; else ``None``."""
-        replica, agent = self.replica, self.agent
-        if replica is None or agent is None or agent.seat not in replica.awaiting():
+        """The protocol step this seat owes now (a commitment, a reveal), signed; else ``None``.
+
+        What is owed is the ledger's to say (``transcript.ledger.STEPS``), and
+        nothing is owed once the game is over.
+        """
+        if self.agent is None:
             return None
-        ledger = replica.ledger
-        if isinstance(agent, GhostAgent):
-            if replica.step is Step.COMMITMENTS:
-                return agent.commit()
-            if replica.step is Step.SLOT_COMMITMENTS:
-                return agent.commit_slots()
-            if replica.step in (Step.REVEAL, Step.ABORTED):
-                return agent.reveal()
-            return None
-        if replica.step is Step.COMMITMENTS and ledger.entropy_commits[agent.seat - 1] is None:
-            return agent.commit_entropy()
-        if replica.step is Step.REVEALS and ledger.entropies[agent.seat - 1] is None:
-            return agent.reveal_entropy()
-        return None
+        return self.agent.owed()
 
     def view(self) -> View | None:
         """What this seat may see (the Ghost's includes its secrets); ``None`` before the deal."""

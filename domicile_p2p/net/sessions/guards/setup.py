@@ -20,10 +20,8 @@ import math
 from dataclasses import dataclass
 from typing import Final
 
-from domicile_p2p.transcript.ledger import Step
-from domicile_p2p.transcript.replica import Record
+from domicile_p2p.transcript.ledger import SETUP_STEPS, Step
 
-SETUP_STEPS: Final = frozenset({Step.COMMITMENTS, Step.REVEALS, Step.SLOT_COMMITMENTS})
 DEFAULT_SETUP_TIMEOUT: Final = 120.0
 """Seconds a setup step may take.  Every client takes these steps by itself within
 milliseconds; the margin is for a player whose laptop restarts."""
@@ -69,18 +67,3 @@ class SetupWatch:
 
     def forget(self, table: int) -> None:
         self._waiting.pop(table, None)
-
-
-def over(record: Record) -> bool:
-    """Nothing more will happen at this table: the seed is revealed, or the abort is final.
-
-    An abort is final when nobody is awaited, and also when no move was
-    played: the Ghost's seed then proves nothing (no secret was ever used),
-    so nobody waits for it.  (A Ghost that stalled the setup itself would
-    otherwise keep every player waiting for a reveal that will not come.)
-    """
-    if record.step is Step.FINISHED:
-        return True
-    if record.step is not Step.ABORTED:
-        return False
-    return not record.awaiting() or not record.ledger.played
