@@ -541,10 +541,11 @@ def test_a_minimal_custom_pack_loads(copy: PackCopy) -> None:
 
 
 def test_the_built_in_pack_record_is_current() -> None:
-    from domicile_p2p.packs.record import RECORD_FILE, default_record_text
+    from domicile_p2p.packs.record import RECORD_FILE
+    from domicile_p2p.packs.recorder import default_record_text
 
     assert RECORD_FILE.read_text("utf-8") == default_record_text(), (
-        "the built-in pack changed: run `python -m domicile_p2p.packs.record` and commit "
+        "the built-in pack changed: run `python -m domicile_p2p.packs.recorder` and commit "
         f"{RECORD_FILE.name}"
     )
 

@@ -11,8 +11,9 @@ still those bytes.  When they are not (the pack was edited), it gives
 ``None`` and the caller loads the pack as before: the record can make the
 check quicker, never different.
 
-``python -m domicile_p2p.packs.record`` writes the record again;
-``tests/test_packs.py`` fails while it is stale.
+``python -m domicile_p2p.packs.recorder`` writes the record again (it loads
+the pack, so it lives beside this module, not in it); ``tests/test_packs.py``
+fails while the record is stale.
 
 This module also names the five files of a pack (the loader uses the same
 names), and imports nothing of the loader.
@@ -22,13 +23,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sys
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
-
-if TYPE_CHECKING:
-    from domicile_p2p.packs.model import DreamCard, InvestigatorCard
+from typing import Final
 
 PACK_FILE: Final = "pack.toml"
 DREAM_FILE: Final = "dreams.toml"
@@ -94,36 +91,3 @@ def recorded_default() -> RecordedPack | None:
     if files != files_digest(DEFAULT_PACK_DIR):
         return None
     return RecordedPack(pack_id, content_hash, cards)
-
-
-def default_record_text() -> str:
-    """The record the built-in pack's files give now (loads and validates the pack)."""
-    from domicile_p2p.packs.loader import load_pack  # the slow way, on purpose
-
-    pack = load_pack(DEFAULT_PACK_DIR)
-    cards: dict[str, tuple[InvestigatorCard, ...] | tuple[DreamCard, ...]] = {
-        "character": pack.characters,
-        "location": pack.locations,
-        "item": pack.items,
-        "dream": pack.dreams,
-    }
-    value = {
-        "about": "written by `python -m domicile_p2p.packs.record` from the built-in pack; "
-        "see domicile_p2p/packs/record.py",
-        "files": files_digest(DEFAULT_PACK_DIR),
-        "id": pack.id,
-        "content_hash": pack.content_hash,
-        "cards": {kind: sorted(card.id for card in cards[kind]) for kind in CARD_KINDS},
-    }
-    return json.dumps(value, indent=1, ensure_ascii=False) + "\n"
-
-
-def main() -> int:
-    """Write the built-in pack's record (run after editing the pack)."""
-    RECORD_FILE.write_text(default_record_text(), encoding="utf-8")
-    print(f"wrote {RECORD_FILE}", file=sys.stderr)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
