@@ -165,6 +165,17 @@ def test_the_culprit_unnamed_by_the_seventh_day_loses() -> None:
     refused(state, Lock(1), GameOver, "the game is over (lost)")
 
 
+def test_the_culprit_named_on_the_seventh_day_still_wins() -> None:
+    replay = _stage_two(culprit=1)
+    for _ in (4, 5, 6):
+        replay = culprit_seance(accuse(replay, "char-03"))
+    replay = culprit_seance(accuse(replay, "char-01"))
+    state = replay.secret
+    assert (state.phase, state.outcome, state.day) == (Phase.ENDED, Outcome.WON, 7)
+    # Named, not a round's end: the markers stay where the group put them.
+    assert all(inv.marker == "char-01" and inv.locked for inv in state.investigators)
+
+
 def test_a_lone_investigator_accuses_their_own_character() -> None:
     replay = accuse(solve_plot(manual_game(1)), "char-01")
     assert culprit_seance(replay).secret.outcome is Outcome.WON

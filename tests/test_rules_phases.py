@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import ast
 from collections import deque
 from functools import cache
 from itertools import pairwise
+from pathlib import Path
 
+import pytest
 from rules_support import Replay, give_one, manual_game, scripted_games
 
 from domicile_p2p.rules import (
@@ -25,8 +28,11 @@ from domicile_p2p.rules import (
     Trigger,
     Unlock,
     apply,
+    engine,
     legal_actions,
+    phases,
 )
+from domicile_p2p.rules.draft import Draft
 
 Position = tuple[Stage, Phase]
 ALL_ACTION_TYPES = {Give, GroupGive, Refresh, Place, Lock, Unlock, Chat, Seance, CulpritSeance}
@@ -65,8 +71,43 @@ def test_every_position_is_reachable_from_the_first_morning() -> None:
     assert reached == set(MOVES) == {(stage, phase) for stage in Stage for phase in Phase}
 
 
-def test_every_trigger_is_used() -> None:
+def test_every_trigger_is_used_and_has_a_predicate() -> None:
     assert {trigger for (_, _, trigger) in TRANSITIONS} == set(Trigger)
+    assert set(phases.HOLDS) == set(Trigger)
+    assert set(phases.ON_ENTRY) <= set(Trigger)
+
+
+def test_the_handlers_only_move_cards_and_markers() -> None:
+    """Nothing in ``engine.py`` sets the position, the day or the outcome: ``phases.py`` does."""
+    tree = ast.parse(Path(engine.__file__).read_text(encoding="utf-8"))
+    assigned = {
+        target.attr
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assign | ast.AugAssign)
+        for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+        for target in (target.elts if isinstance(target, ast.Tuple) else [target])
+        if isinstance(target, ast.Attribute)
+    }
+    assert assigned, "the handlers change the draft by attribute"
+    assert not assigned & {"stage", "phase", "day", "outcome"}
+
+
+def test_settle_stops_at_a_position_where_no_trigger_holds() -> None:
+    replay = give_one(manual_game(2), 1)
+    draft = Draft(replay.secret, Place(1, "char-01"))
+    phases.settle(draft)
+    assert (draft.stage, draft.phase) == (Stage.PLOT, Phase.DREAMS)
+
+
+def test_settle_refuses_a_table_whose_triggers_cycle(monkeypatch: pytest.MonkeyPatch) -> None:
+    def always(draft: Draft) -> bool:
+        return True
+
+    dreams, investigation = (Stage.PLOT, Phase.DREAMS), (Stage.PLOT, Phase.INVESTIGATION)
+    monkeypatch.setitem(phases._EXITS, dreams, ((always, None, investigation),))
+    monkeypatch.setitem(phases._EXITS, investigation, ((always, None, dreams),))
+    with pytest.raises(AssertionError, match="the phase triggers cycle"):
+        phases.settle(Draft(manual_game(2).secret, Place(1, "char-01")))
 
 
 def test_only_the_end_has_no_way_out() -> None:

@@ -7,6 +7,7 @@ Public API::
     legal_actions(state)                        # for bots and tests
     view(state, seat)                           # what one seat may see
     true_seance(state, secrets)                 # the séance an honest Ghost must hold
+    refresh_refusal(state)                      # why the Ghost may not refresh now, if not
 
 No I/O, no clock, no randomness: every random value is injected through
 :class:`SecretSetup` (see ``domicile_p2p.fairness``).
@@ -25,7 +26,7 @@ from domicile_p2p.rules.actions import (
     Seance,
     Unlock,
 )
-from domicile_p2p.rules.engine import apply, legal_actions, new_game, true_seance
+from domicile_p2p.rules.engine import apply, legal_actions, new_game, refresh_refusal, true_seance
 from domicile_p2p.rules.errors import (
     AlreadyServed,
     BadChat,
@@ -147,6 +148,7 @@ __all__ = [
     "legal_actions",
     "new_game",
     "public",
+    "refresh_refusal",
     "true_seance",
     "view",
 ]

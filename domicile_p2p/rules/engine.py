@@ -4,7 +4,11 @@
 :class:`~domicile_p2p.rules.errors.RuleError` and changes nothing.  It runs
 the same checks with or without the Ghost's secrets; with them it also
 checks what only the Ghost can know (the hand, the truth of a verdict).
-The order of phases lives in ``phases.py``; this module moves the pieces.
+Each handler checks its action against the state before it and moves cards and
+markers on one :class:`~domicile_p2p.rules.draft.Draft`; then
+:func:`~domicile_p2p.rules.phases.settle` follows the phase triggers that hold
+(the order of phases, the round's end and the outcome live in ``phases.py``),
+and the draft is frozen into the next state: one state copy per action.
 """
 
 from __future__ import annotations
@@ -26,19 +30,17 @@ from domicile_p2p.rules.actions import (
     Seance,
     Unlock,
 )
+from domicile_p2p.rules.draft import Draft
 from domicile_p2p.rules.model import (
     CATEGORY_ORDER,
-    EMPTY_TABLEAU,
     GHOST,
     GROUP_GIVE_SIZE,
     HAND_SIZE,
-    LAST_DAY,
     MAX_CHAT_LENGTH,
     MAX_INVESTIGATORS,
     Category,
     GameState,
     Investigator,
-    Outcome,
     Phase,
     Secrets,
     SecretSetup,
@@ -47,7 +49,7 @@ from domicile_p2p.rules.model import (
     TableConfig,
     Verdict,
 )
-from domicile_p2p.rules.phases import MOVES, PHASE_DESCRIPTIONS, Trigger, follow
+from domicile_p2p.rules.phases import MOVES, PHASE_DESCRIPTIONS, settle
 from domicile_p2p.rules.visibility import GhostKnowledge
 
 # --------------------------------------------------------------------------- setup
@@ -135,24 +137,28 @@ def apply(state: GameState, action: Action) -> GameState:
         raise errors.WrongPhase(
             f"no one may {_describe(action)} now: {PHASE_DESCRIPTIONS[(state.stage, state.phase)]}"
         )
+    draft = Draft(state, action)
     match action:
-        case Give():
-            return _give(state, action)
-        case GroupGive():
-            return _group_give(state, action)
-        case Refresh():
-            return _refresh(state)
         case Place():
-            return _place(state, action)
+            _place(state, action, draft)
         case Lock():
-            return _lock(state, action)
+            _lock(state, action, draft)
         case Unlock():
-            return _unlock(state, action)
+            _unlock(state, action, draft)
+        case Give():
+            _give(state, action, draft)
+        case GroupGive():
+            _group_give(state, action, draft)
+        case Refresh():
+            _refresh(state, draft)
         case Seance():
-            return _seance(state, action)
+            _seance(state, action, draft)
         case CulpritSeance():
-            return _culprit_seance(state, action)
-    raise AssertionError(f"unhandled action {action!r}")  # pragma: no cover
+            _culprit_seance(state, action, draft)
+        case _:  # pragma: no cover
+            raise AssertionError(f"unhandled action {action!r}")
+    settle(draft)
+    return draft.freeze()
 
 
 def _describe(action: Action) -> str:
@@ -191,106 +197,6 @@ def _chat(state: GameState, action: Chat) -> GameState:
     return state
 
 
-class _Draft:
-    """One action's changes, gathered on a mutable copy and frozen into the next state once.
-
-    A ``GameState`` has sixteen fields, so each copy of it costs microseconds, and an
-    action changes it in several steps (take the given cards, draw back up, advance the
-    phase).  The steps change this draft instead, and :meth:`freeze` builds one new
-    state.  The Ghost's piles (``hand``, ``deck``, ``discard``) are kept here only when
-    the state has its secrets (``secret``); a public state tracks them as counts.
-    Validation reads the state before the action, so an error changes nothing.
-    """
-
-    __slots__ = (
-        "before",
-        "day",
-        "deck",
-        "deck_size",
-        "discard",
-        "discard_size",
-        "group_dreams",
-        "hand",
-        "hand_size",
-        "investigators",
-        "last_seance",
-        "outcome",
-        "phase",
-        "refreshes_this_round",
-        "refreshes_used",
-        "reshuffles",
-        "secret",
-        "stage",
-        "tableau",
-    )
-
-    def __init__(self, state: GameState) -> None:
-        self.before = state
-        self.tableau = state.tableau
-        self.investigators = list(state.investigators)
-        self.day = state.day
-        self.stage = state.stage
-        self.phase = state.phase
-        self.group_dreams = state.group_dreams
-        self.refreshes_this_round = state.refreshes_this_round
-        self.refreshes_used = state.refreshes_used
-        self.hand_size = state.hand_size
-        self.deck_size = state.deck_size
-        self.discard_size = state.discard_size
-        self.reshuffles = state.reshuffles
-        self.last_seance = state.last_seance
-        self.outcome = state.outcome
-        secrets = state.secrets
-        self.secret = secrets is not None
-        self.hand: tuple[str, ...] = () if secrets is None else secrets.hand
-        self.deck: tuple[str, ...] = () if secrets is None else secrets.deck
-        self.discard: tuple[str, ...] = () if secrets is None else secrets.discard
-
-    def investigator(self, seat: int) -> Investigator:
-        return self.investigators[seat - 1]
-
-    def change_investigator(self, seat: int, investigator: Investigator) -> None:
-        self.investigators[seat - 1] = investigator
-
-    def advance(self, trigger: Trigger) -> None:
-        self.stage, self.phase = follow(self.stage, self.phase, trigger)
-
-    def freeze(self) -> GameState:
-        before = self.before
-        secrets = before.secrets
-        if secrets is not None and (
-            self.hand is not secrets.hand
-            or self.deck is not secrets.deck
-            or self.discard is not secrets.discard
-        ):
-            secrets = Secrets(
-                secrets.columns,
-                secrets.culprit,
-                self.hand,
-                self.deck,
-                self.discard,
-                secrets.reshuffle,
-            )
-        return GameState(
-            config=before.config,
-            tableau=self.tableau,
-            investigators=tuple(self.investigators),
-            day=self.day,
-            stage=self.stage,
-            phase=self.phase,
-            group_dreams=self.group_dreams,
-            refreshes_this_round=self.refreshes_this_round,
-            refreshes_used=self.refreshes_used,
-            hand_size=self.hand_size,
-            deck_size=self.deck_size,
-            discard_size=self.discard_size,
-            reshuffles=self.reshuffles,
-            last_seance=self.last_seance,
-            outcome=self.outcome,
-            secrets=secrets,
-        )
-
-
 # --- the Ghost's hand ---------------------------------------------------------
 
 
@@ -310,48 +216,10 @@ def _check_cards_in_hand(state: GameState, cards: tuple[str, ...]) -> None:
         raise errors.BadGive(f"the Ghost holds only {state.hand_size} dream cards")
 
 
-def _take_from_hand(draft: _Draft, cards: tuple[str, ...]) -> None:
-    draft.hand_size -= len(cards)
-    if draft.secret:
-        draft.hand = tuple(c for c in draft.hand if c not in cards)
-
-
-def _discard(draft: _Draft, cards: tuple[str, ...]) -> None:
-    draft.discard_size += len(cards)
-    if draft.secret:
-        draft.discard += cards
-
-
-def _draw_up(draft: _Draft) -> None:
-    """Draw back up to seven, reshuffling the discard pile whenever the deck runs out."""
-    while draft.hand_size < HAND_SIZE:
-        if draft.deck_size == 0:
-            if draft.discard_size == 0:
-                return  # both empty: the hand stays short
-            _reshuffle(draft)
-        take = min(HAND_SIZE - draft.hand_size, draft.deck_size)
-        draft.hand_size += take
-        draft.deck_size -= take
-        if draft.secret:
-            draft.hand += draft.deck[:take]
-            draft.deck = draft.deck[take:]
-
-
-def _reshuffle(draft: _Draft) -> None:
-    secrets = draft.before.secrets
-    if secrets is not None:
-        deck = secrets.reshuffle(draft.reshuffles, tuple(sorted(draft.discard)))
-        if sorted(deck) != sorted(draft.discard):
-            raise errors.SetupError("the reshuffle did not return a permutation of the discard")
-        draft.deck, draft.discard = deck, ()
-    draft.deck_size, draft.discard_size = draft.discard_size, 0
-    draft.reshuffles += 1
-
-
 # --- the Ghost's moves ---------------------------------------------------------
 
 
-def _give(state: GameState, action: Give) -> GameState:
+def _give(state: GameState, action: Give, draft: Draft) -> None:
     if action.to == GHOST or action.to not in state.config.seats:
         raise errors.UnknownSeat(f"there is no investigator in seat {action.to}")
     name = state.config.name(action.to)
@@ -363,55 +231,37 @@ def _give(state: GameState, action: Give) -> GameState:
     if not action.cards and state.hand_size > 0:
         raise errors.BadGive("a give has at least one dream card")
     _check_cards_in_hand(state, action.cards)
-    draft = _Draft(state)
-    _take_from_hand(draft, action.cards)
+    draft.take_from_hand(action.cards)
     draft.change_investigator(action.to, _served(investigator, action.cards))
-    _draw_up(draft)
-    if all(draft.investigator(seat).served for seat in state.active_seats):
-        draft.advance(Trigger.ALL_SERVED)
-    return draft.freeze()
+    draft.draw_up()
 
 
-def _group_give(state: GameState, action: GroupGive) -> GameState:
+def _group_give(state: GameState, action: GroupGive, draft: Draft) -> None:
     required = min(GROUP_GIVE_SIZE, state.hand_size)
     if len(action.cards) != required:
         raise errors.BadGive(
             f"the group receives exactly {_count(required, 'dream card')}, not {len(action.cards)}"
         )
     _check_cards_in_hand(state, action.cards)
-    draft = _Draft(state)
-    _take_from_hand(draft, action.cards)
+    draft.take_from_hand(action.cards)
     draft.group_dreams += action.cards
-    _draw_up(draft)
-    draft.advance(Trigger.ALL_SERVED)
-    return draft.freeze()
+    draft.draw_up()
 
 
-def _refresh(state: GameState) -> GameState:
-    refusal = _refresh_refusal(state)
+def _refresh(state: GameState, draft: Draft) -> None:
+    refusal = refresh_refusal(state)
     if refusal is not None:
         raise errors.RefreshLimit(refusal)
     if not _can_draw(state):
         raise errors.NothingToDraw(
             "the Ghost cannot refresh: the deck and the discard pile are both empty"
         )
-    # The new hand is drawn before the old one is discarded, so a refresh never draws
-    # back the cards it threw away.  The public state knows only how many cards the
-    # hand held, so it counts them into the discard pile by number; the secret state
-    # moves the cards.
-    draft = _Draft(state)
-    old_hand, old_size = draft.hand, draft.hand_size
-    draft.hand, draft.hand_size = (), 0
-    _draw_up(draft)
-    draft.discard_size += old_size
-    if draft.secret:
-        draft.discard += old_hand
+    draft.replace_hand()
     draft.refreshes_this_round += 1
     draft.refreshes_used += 1
-    return draft.freeze()
 
 
-def _seance(state: GameState, action: Seance) -> GameState:
+def _seance(state: GameState, action: Seance, draft: Draft) -> None:
     judged = [verdict.seat for verdict in action.verdicts]
     if sorted(judged) != sorted(set(judged)) or set(judged) != set(state.active_seats):
         raise errors.BadVerdict(
@@ -419,7 +269,6 @@ def _seance(state: GameState, action: Seance) -> GameState:
             f"(seats {list(state.active_seats)}, not {judged})"
         )
     ordered = tuple(sorted(action.verdicts, key=lambda verdict: verdict.seat))
-    draft = _Draft(state)
     for verdict in ordered:
         investigator = state.investigator(verdict.seat)
         marker, seeking = investigator.marker, investigator.seeking
@@ -438,15 +287,13 @@ def _seance(state: GameState, action: Seance) -> GameState:
                 raise errors.BadVerdict(
                     f"{marker} cannot be found twice: it has already left the tableau"
                 )
-            _discard(draft, investigator.dreams)
+            draft.discard_cards(investigator.dreams)
             draft.change_investigator(verdict.seat, _found(investigator, marker))
             draft.tableau = draft.tableau.without(marker)
     draft.last_seance = ordered
-    _end_round(draft, solved=all(inv.done for inv in draft.investigators))
-    return draft.freeze()
 
 
-def _culprit_seance(state: GameState, action: CulpritSeance) -> GameState:
+def _culprit_seance(state: GameState, action: CulpritSeance, draft: Draft) -> None:
     accused = state.investigators[0].marker
     if state.secrets is not None:
         culprit = state.secrets.column(state.secrets.culprit).character
@@ -455,35 +302,7 @@ def _culprit_seance(state: GameState, action: CulpritSeance) -> GameState:
                 f"the Ghost called the accusation {'correct' if action.correct else 'wrong'}, "
                 f"but it is {'wrong' if action.correct else 'correct'}"
             )
-    draft = _Draft(state)
     draft.last_seance = tuple(Verdict(seat, action.correct) for seat in state.config.seats)
-    if action.correct:
-        draft.advance(Trigger.CULPRIT_NAMED)
-        draft.outcome = Outcome.WON
-    else:
-        _end_round(draft, solved=False)
-    return draft.freeze()
-
-
-def _end_round(draft: _Draft, *, solved: bool) -> None:
-    # Markers come off the table and nobody has been served yet: only what was found
-    # and the dreams still held carry over.
-    draft.investigators = [
-        Investigator(found=inv.found, dreams=inv.dreams) for inv in draft.investigators
-    ]
-    draft.refreshes_this_round = 0
-    # Drawing up here as well as after each give matters only when the hand ran dry
-    # with both piles empty: a séance may have refilled the discard pile since.
-    _draw_up(draft)
-    if draft.day == LAST_DAY:
-        draft.advance(Trigger.CALENDAR_OUT)
-        draft.outcome = Outcome.LOST
-        return
-    stage_before = draft.stage
-    draft.advance(Trigger.PLOT_SOLVED if solved else Trigger.NEXT_DAY)
-    if draft.stage is Stage.CULPRIT and stage_before is Stage.PLOT:
-        draft.tableau = EMPTY_TABLEAU
-    draft.day += 1
 
 
 # --- the investigators' moves ----------------------------------------------------
@@ -533,13 +352,7 @@ def _with_lock(investigator: Investigator, locked: bool) -> Investigator:
     )
 
 
-def _with_investigator(state: GameState, seat: int, investigator: Investigator) -> GameState:
-    draft = _Draft(state)
-    draft.change_investigator(seat, investigator)
-    return draft.freeze()
-
-
-def _place(state: GameState, action: Place) -> GameState:
+def _place(state: GameState, action: Place, draft: Draft) -> None:
     name = state.config.name(action.by)
     investigator = state.investigator(action.by)
     if investigator.locked:
@@ -550,7 +363,8 @@ def _place(state: GameState, action: Place) -> GameState:
             raise errors.NotOnTableau(
                 f"in Stage Two {name} must accuse a Character of the grouped tableau"
             )
-        return _with_investigator(state, action.by, _with_marker(investigator, action.card))
+        draft.change_investigator(action.by, _with_marker(investigator, action.card))
+        return
     if investigator.done:
         raise errors.NotActive(f"{name} has found all three cards and waits for the others")
     if not investigator.served:
@@ -562,7 +376,7 @@ def _place(state: GameState, action: Place) -> GameState:
     assert seeking is not None
     if category is not seeking:
         raise errors.WrongCategory(_category_message(name, seeking, category))
-    return _with_investigator(state, action.by, _with_marker(investigator, action.card))
+    draft.change_investigator(action.by, _with_marker(investigator, action.card))
 
 
 def _category_message(name: str, seeking: Category, category: Category) -> str:
@@ -580,7 +394,7 @@ def _a(category: Category) -> str:
     return f"an {category.label}" if category is Category.ITEM else f"a {category.label}"
 
 
-def _lock(state: GameState, action: Lock) -> GameState:
+def _lock(state: GameState, action: Lock, draft: Draft) -> None:
     name = state.config.name(action.by)
     investigator = state.investigator(action.by)
     if state.stage is Stage.PLOT and investigator.done:
@@ -589,26 +403,14 @@ def _lock(state: GameState, action: Lock) -> GameState:
         raise errors.MarkerNotPlaced(f"{name} must place the marker before locking it")
     if investigator.locked:
         raise errors.MarkerLocked(f"{name}'s marker is already locked")
-    draft = _Draft(state)
     draft.change_investigator(action.by, _with_lock(investigator, True))
-    if state.phase is Phase.INVESTIGATION:
-        active = [draft.investigator(seat) for seat in state.active_seats]
-        if state.stage is Stage.PLOT and all(inv.locked for inv in active):
-            draft.advance(Trigger.ALL_LOCKED)
-        elif (
-            state.stage is Stage.CULPRIT
-            and all(inv.locked for inv in active)
-            and len({inv.marker for inv in active}) == 1
-        ):
-            draft.advance(Trigger.UNANIMOUS)
-    return draft.freeze()
 
 
-def _unlock(state: GameState, action: Unlock) -> GameState:
+def _unlock(state: GameState, action: Unlock, draft: Draft) -> None:
     investigator = state.investigator(action.by)
     if not investigator.locked:
         raise errors.MarkerNotLocked(f"{state.config.name(action.by)}'s marker is not locked")
-    return _with_investigator(state, action.by, _with_lock(investigator, False))
+    draft.change_investigator(action.by, _with_lock(investigator, False))
 
 
 # --------------------------------------------------------------------------- legal_actions
@@ -629,7 +431,7 @@ def _candidates(state: GameState) -> Iterator[Action]:
     moves = MOVES[(state.stage, state.phase)]
     secrets = state.secrets
     if secrets is not None:
-        if Refresh in moves and _refresh_refusal(state) is None and _can_draw(state):
+        if Refresh in moves and refresh_refusal(state) is None and _can_draw(state):
             yield Refresh()
         if Give in moves:
             for seat in state.active_seats:
@@ -691,8 +493,8 @@ def _can_draw(state: GameState) -> bool:
     return state.deck_size > 0 or state.discard_size > 0
 
 
-def _refresh_refusal(state: GameState) -> str | None:
-    """Why the difficulty forbids a refresh now, or ``None`` when it allows one."""
+def refresh_refusal(state: GameState) -> str | None:
+    """Why the difficulty forbids the Ghost a refresh now, or ``None`` when it allows one."""
     rules = state.config.rules
     level = state.config.difficulty.label
     if rules.refreshes_per_game == 0 or rules.refreshes_per_round == 0:
