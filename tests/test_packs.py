@@ -74,6 +74,9 @@ class PackCopy:
         cards: list[dict[str, Any]] = self.docs[file][key]
         return cards
 
+    def version_up(self) -> None:
+        self.docs["pack.toml"]["pack"]["version"] += 1
+
     def vocabulary(self) -> list[str]:
         motifs: list[str] = self.docs["pack.toml"]["pack"]["motifs"]
         return motifs
@@ -160,7 +163,10 @@ def _independent_hash(directory: Path) -> str:
     header = docs["pack.toml"]["pack"]
 
     def card(table: dict[str, Any], *keys: str) -> dict[str, Any]:
-        return {**{k: table[k] for k in keys}, "motifs": sorted(table["motifs"])}
+        value = {**{k: table[k] for k in keys}, "motifs": sorted(table["motifs"])}
+        if "names" in table:
+            value["names"] = table["names"]
+        return value
 
     value = {
         "id": header["id"],
@@ -201,7 +207,9 @@ def test_hash_ignores_comments_and_layout(copy: PackCopy, pack: Pack) -> None:
             lambda c: c.cards("dreams.toml")[5].update(text="A changed dream."), id="text"
         ),
         pytest.param(lambda c: c.cards("items.toml")[0].update(name="The Knife"), id="name"),
-        pytest.param(lambda c: c.docs["pack.toml"]["pack"].update(version=2), id="version"),
+        pytest.param(lambda c: c.version_up(), id="version"),
+        pytest.param(lambda c: c.cards("items.toml")[0].update(names=["blade"]), id="names"),
+        pytest.param(lambda c: c.cards("items.toml")[1].update(names=["cup"]), id="names-changed"),
         pytest.param(lambda c: c.cards("locations.toml").reverse(), id="card-order"),
         pytest.param(lambda c: c.vocabulary().append("unused"), id="vocabulary"),
         pytest.param(lambda c: c.cards("characters.toml")[0]["motifs"].pop(), id="one-motif-fewer"),
@@ -377,6 +385,24 @@ BROKEN = [
     P(_motifs(DR, 3, 7), DR, "dream-004", "has 7 motifs; a card needs 3 to 6",
       id="dream-too-many-motifs"),
     P(_card(CH, 1, motif=["bone"]), CH, "char-02", "unknown field 'motif'", id="unknown-key"),
+    P(_card(CH, 1, name_list=["x"]), CH, "char-02",
+      "unknown field 'name_list' (expected id, name, description, motifs, names)",
+      id="unknown-key-lists-names"),
+    P(_card(IT, 0, names="knife"), IT, "item-01",
+      "field 'names' must be an array of strings, not a string", id="names-not-array"),
+    P(_card(IT, 0, names=[]), IT, "item-01", "field 'names' has 0 entries; give 1 to 8",
+      id="names-empty"),
+    P(_card(IT, 0, names=[f"n{i}" for i in range(9)]), IT, "item-01",
+      "field 'names' has 9 entries", id="names-too-many"),
+    P(_card(IT, 0, names=["knife", "knife"]), IT, "item-01",
+      "name 'knife' is listed twice in field 'names'", id="names-duplicate"),
+    P(_card(IT, 0, names=["knife", " blade"]), IT, "item-01",
+      "field 'names' has leading or trailing whitespace", id="names-padded"),
+    P(_card(IT, 0, names=["k" * 41]), IT, "item-01",
+      "field 'names' is too long (41 characters, at most 40)", id="names-too-long"),
+    P(_card(IT, 0, names=["--"]), IT, "item-01", "name '--' in field 'names' has no word in it",
+      id="names-no-word"),
+    P(_card(DR, 0, names=["x"]), DR, "dream-001", "unknown field 'names'", id="dream-names"),
     P(_card(DR, 0, title="A title"), DR, "dream-001", "unknown field 'title'",
       id="dream-unknown-key"),
     P(_drop(CH, 2, "name"), CH, "char-03", "missing field 'name'", id="missing-name"),

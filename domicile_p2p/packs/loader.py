@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from domicile_p2p.canonical import MAX_SAFE_INTEGER, encode
+from domicile_p2p.packs.lint import lint_pack
 from domicile_p2p.packs.model import (
     CATEGORIES,
     DreamCard,
@@ -24,6 +25,7 @@ from domicile_p2p.packs.model import (
     Pack,
     PackError,
 )
+from domicile_p2p.packs.names import words
 from domicile_p2p.packs.record import CATEGORY_FILES, DEFAULT_PACK_DIR, DREAM_FILE, PACK_FILE
 
 ID_PATTERN = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
@@ -47,6 +49,9 @@ MAX_FILE_BYTES = 1 << 20
 
 _PACK_KEYS = ("id", "name", "version", "description", "motifs")
 _INVESTIGATOR_KEYS = ("id", "name", "description", "motifs")
+_INVESTIGATOR_OPTIONAL_KEYS = ("names",)
+MAX_CARD_NAMES = 8
+"""Most entries in an investigator card's optional ``names``."""
 _DREAM_KEYS = ("id", "text", "motifs")
 _TOML_TYPES: Mapping[type, str] = {
     str: "a string",
@@ -67,29 +72,68 @@ def default_pack_dir() -> Path:
     return DEFAULT_PACK_DIR
 
 
+LOGGER_NAME = "domicile_p2p.packs"
+"""The logger that announces a pack's lint warnings in one line when it loads."""
+
+
 @functools.lru_cache(maxsize=1)
 def load_default_pack() -> Pack:
     """The default pack, loaded and validated once per process."""
-    return _load(default_pack_dir())
+    return _announced(_load(default_pack_dir()))
 
 
-def load_pack(directory: Path | str | None = None) -> Pack:
-    """Load and validate the pack in ``directory`` (``None``: the default pack)."""
+def load_pack(directory: Path | str | None = None, *, announce_warnings: bool = True) -> Pack:
+    """Load and validate the pack in ``directory`` (``None``: the default pack).
+
+    A problem that makes the pack unusable raises :class:`PackError`.  The
+    linter's warnings (:mod:`domicile_p2p.packs.lint`) do not: they are in
+    :attr:`Pack.lint_warnings` and, unless ``announce_warnings`` is false, one
+    line on the :data:`LOGGER_NAME` logger counts them and names the command
+    that lists them (``domicile pack check DIR``), so that a player starting
+    a game with a custom pack sees one line, not a page.
+    """
     if directory is None:
         return load_default_pack()
-    return _load(Path(directory))
+    pack = _load(Path(directory))
+    return _announced(pack) if announce_warnings else pack
+
+
+def warning_summary(pack: Pack) -> str | None:
+    """One line counting ``pack``'s lint warnings and how to list them; ``None`` without any."""
+    count = len(pack.lint_warnings)
+    if not count:
+        return None
+    what = "a warning" if count == 1 else f"{count} warnings"
+    return (
+        f"the card pack {pack.id!r} in {pack.source} has {what} from the pack linter; "
+        f"run `domicile pack check {pack.source}` to list them"
+    )
+
+
+def _announced(pack: Pack) -> Pack:
+    summary = warning_summary(pack)
+    if summary is not None:
+        # Imported here: a pack without warnings (the default) should not cost the import.
+        import logging
+
+        logging.getLogger(LOGGER_NAME).warning("%s", summary)
+    return pack
 
 
 def canonical_form(pack: Pack) -> dict[str, object]:
     """The value whose canonical JSON encoding :attr:`Pack.content_hash` hashes."""
 
     def investigator(card: InvestigatorCard) -> dict[str, object]:
-        return {
+        value: dict[str, object] = {
             "id": card.id,
             "name": card.name,
             "description": card.description,
             "motifs": sorted(card.motifs),
         }
+        if card.names:
+            # Only when given, so that a pack without names keeps the hash it always had.
+            value["names"] = list(card.names)
+        return value
 
     return {
         "id": pack.id,
@@ -144,16 +188,19 @@ class _Checker:
     def fail(self, problem: str) -> PackError:
         return PackError(self.path, self.card, problem)
 
-    def keys(self, allowed: tuple[str, ...]) -> None:
+    def keys(self, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> None:
+        allowed = required + optional
         for key in self.table:
             if key not in allowed:
                 raise self.fail(f"unknown field {key!r} (expected {', '.join(allowed)})")
-        for key in allowed:
+        for key in required:
             if key not in self.table:
                 raise self.fail(f"missing field {key!r}")
 
     def text(self, key: str, max_length: int) -> str:
-        value = self.table[key]
+        return self._text(key, self.table[key], max_length)
+
+    def _text(self, key: str, value: object, max_length: int) -> str:
         if not isinstance(value, str):
             raise self.fail(f"field {key!r} must be a string, not {_kind(value)}")
         if not value.strip():
@@ -168,6 +215,26 @@ class _Checker:
             if unicodedata.category(char) in ("Cc", "Cs"):
                 raise self.fail(f"field {key!r} contains the control character U+{ord(char):04X}")
         return value
+
+    def card_names(self) -> tuple[str, ...]:
+        """The optional ``names`` of an investigator card; absent: ``()``."""
+        if "names" not in self.table:
+            return ()
+        values = self.strings("names")
+        if not 1 <= len(values) <= MAX_CARD_NAMES:
+            raise self.fail(
+                f"field 'names' has {len(values)} entries; give 1 to {MAX_CARD_NAMES}, "
+                "or leave it out to use the name's head noun"
+            )
+        names: list[str] = []
+        for value in values:
+            name = self._text("names", value, MAX_NAME_LENGTH)
+            if not words(name):
+                raise self.fail(f"name {name!r} in field 'names' has no word in it")
+            if name in names:
+                raise self.fail(f"name {name!r} is listed twice in field 'names'")
+            names.append(name)
+        return tuple(names)
 
     def identifier(self, key: str = "id") -> str:
         value = self.table[key]
@@ -282,7 +349,7 @@ def _load_investigators(
     cards: list[InvestigatorCard] = []
     for position, table in enumerate(_card_tables(path, _read_toml(path), "card"), start=1):
         check = _Checker(path, _card_label(table, position), table)
-        check.keys(_INVESTIGATOR_KEYS)
+        check.keys(_INVESTIGATOR_KEYS, _INVESTIGATOR_OPTIONAL_KEYS)
         card_id = check.identifier()
         ids.claim(check, card_id)
         cards.append(
@@ -292,6 +359,7 @@ def _load_investigators(
                 name=check.text("name", MAX_NAME_LENGTH),
                 description=check.text("description", MAX_DESCRIPTION_LENGTH),
                 motifs=check.motifs(vocabulary, INVESTIGATOR_MOTIFS),
+                names=check.card_names(),
             )
         )
     _require_count(path, len(cards), MIN_CATEGORY_CARDS, f"{category} cards")
@@ -348,4 +416,4 @@ def _load(directory: Path) -> Pack:
         source=directory,
     )
     # The hash covers the parsed values, not the file bytes: comments and layout are free.
-    return dataclasses.replace(pack, content_hash=content_hash(pack))
+    return dataclasses.replace(pack, content_hash=content_hash(pack), lint_warnings=lint_pack(pack))

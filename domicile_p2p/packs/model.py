@@ -46,6 +46,32 @@ class PackError(Exception):
 
 
 @dataclass(frozen=True, slots=True)
+class LintWarning:
+    """Something the pack linter found: the pack still loads and plays, but reads badly.
+
+    ``path`` is the file, ``card`` the card's id or ``None``, ``motif`` the
+    motif concerned (warnings about the vocabulary) or ``None``, ``rule`` the
+    rule's code (listed in :mod:`domicile_p2p.packs.lint`) and ``message``
+    what is wrong and how to fix it, in words.
+    """
+
+    path: Path
+    card: str | None
+    motif: str | None
+    rule: str
+    message: str
+
+    def __str__(self) -> str:
+        if self.card is not None:
+            where = f"{self.path}, card {self.card}"
+        elif self.motif is not None:
+            where = f"{self.path}, motif {self.motif}"
+        else:
+            where = str(self.path)
+        return f"{where}: {self.message} [{self.rule}]"
+
+
+@dataclass(frozen=True, slots=True)
 class InvestigatorCard:
     """A Character, Location or Item card: on the Clue Tableau and in the Ghost's columns."""
 
@@ -54,6 +80,8 @@ class InvestigatorCard:
     name: str
     description: str
     motifs: frozenset[str]
+    names: tuple[str, ...] = ()
+    """The card's short names for the pack linter (the ``names`` field); empty: its head noun."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +114,8 @@ class Pack:
     dreams: tuple[DreamCard, ...]
     content_hash: str
     source: Path = field(compare=False)
+    lint_warnings: tuple[LintWarning, ...] = field(default=(), compare=False)
+    """What :func:`domicile_p2p.packs.lint.lint_pack` found when the pack was loaded."""
     _investigator_index: Mapping[str, InvestigatorCard] = field(
         init=False, repr=False, compare=False
     )
