@@ -21,12 +21,15 @@ import pytest
 
 from domicile_p2p.cli import main
 from domicile_p2p.packs import (
+    CATEGORIES,
     LOGGER_NAME,
     PACK_FILE,
     DreamCard,
     InvestigatorCard,
     LintWarning,
     Pack,
+    default_pack_dir,
+    load_default_pack,
     load_pack,
     warning_summary,
 )
@@ -302,6 +305,59 @@ def test_warnings_never_stop_a_pack_from_loading(tmp_path: Path) -> None:
     assert pack == load_pack(pack.source, announce_warnings=False)
 
 
+# --- the default pack -------------------------------------------------------------------------
+
+
+def test_the_default_pack_has_no_warning() -> None:
+    pack = load_default_pack()
+    assert pack.lint_warnings == (), "\n".join(map(str, pack.lint_warnings))
+
+
+def test_the_default_pack_audit_cases_are_fixed() -> None:
+    # The cases issue 14's audit named: the words and the motifs now agree.
+    pack = load_default_pack()
+    items, locations = pack.items, pack.locations
+    crypt, cellar = pack.investigator_card("loc-07"), pack.investigator_card("loc-03")
+    decanter = pack.investigator_card("item-19")
+    feast, wine = pack.dream("dream-099"), pack.dream("dream-121")
+    assert named_cards(feast.text, locations) == (crypt,)
+    assert points_to(feast, locations) is crypt
+    assert named_cards(wine.text, items) == (decanter,)
+    assert points_to(wine, items) is decanter
+    for card_id in ("loc-03", "char-15", "item-05", "item-12"):
+        card = pack.investigator_card(card_id)
+        pointing = [d for d in pack.dreams if points_to(d, pack.category(card.category)) is card]
+        assert len(pointing) >= MIN_POINTING_DREAMS, card.name
+    assert cellar.name == "The Wine Cellar"
+
+
+def test_every_dream_that_names_a_card_points_to_it_or_ties() -> None:
+    pack = load_default_pack()
+    index = NameIndex(pack.investigator_cards)
+    named = 0
+    for dream in pack.dreams:
+        for match in index.find(dream.text):
+            named += 1
+            (card,) = match.cards
+            rivals = pack.category(card.category)
+            shared = len(dream.motifs & card.motifs)
+            assert shared >= 1, dream.id
+            assert shared == max(len(dream.motifs & r.motifs) for r in rivals), dream.id
+    assert named >= 50
+
+
+def test_every_default_card_is_pointed_to_by_enough_dreams() -> None:
+    pack = load_default_pack()
+    for category in CATEGORIES:
+        cards = pack.category(category)
+        counts = dict.fromkeys(cards, 0)
+        for dream in pack.dreams:
+            target = points_to(dream, cards)
+            if target is not None:
+                counts[target] += 1
+        assert min(counts.values()) >= MIN_POINTING_DREAMS, category
+
+
 # --- where warnings surface -------------------------------------------------------------------
 
 
@@ -327,6 +383,7 @@ def test_loading_without_announcing_and_the_default_pack_are_silent(
     directory = broken_pack("names-two", tmp_path / "pack")
     with caplog.at_level(logging.DEBUG, logger=LOGGER_NAME):
         pack = load_pack(directory, announce_warnings=False)
+        load_pack(default_pack_dir())
         load_pack(TINY)
     assert caplog.records == []
     assert warning_summary(pack) is not None
@@ -356,6 +413,11 @@ def test_pack_check_of_a_clean_pack_exits_0(capsys: pytest.CaptureFixture[str]) 
     assert main(["pack", "check", str(TINY)]) == 0
     out = capsys.readouterr().out
     assert out == f"{TINY}: pack 'tiny' (9 investigator cards, 15 dreams, 12 motifs): no warnings\n"
+
+
+def test_pack_check_of_the_default_pack_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["pack", "check"]) == 0
+    assert capsys.readouterr().out.endswith(": no warnings\n")
 
 
 def test_pack_check_lists_each_warning_and_exits_1(

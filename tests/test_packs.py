@@ -116,6 +116,12 @@ def test_default_pack_loads_with_enough_cards(pack: Pack) -> None:
     assert pack.source == default_pack_dir()
 
 
+def test_default_pack_description_counts_its_dreams(pack: Pack) -> None:
+    # Issue 14: the description said "a hundred dreams" long after there were more.
+    assert len(pack.dreams) == 168
+    assert "and a hundred and sixty-eight dreams" in pack.description
+
+
 def test_default_pack_ids_are_unique_and_stable(pack: Pack) -> None:
     ids = [card.id for card in pack.investigator_cards] + [dream.id for dream in pack.dreams]
     assert len(ids) == len(set(ids))
