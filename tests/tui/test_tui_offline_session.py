@@ -94,6 +94,12 @@ async def test_the_ghost_sees_its_hand_and_its_columns() -> None:
 
 async def test_a_move_against_the_rules_comes_back_with_the_rules_own_words() -> None:
     recorder = await started()
+
+    def served() -> bool:
+        return recorder.of(ViewChanged)[-1].view.state.investigator(1).served
+
+    # Wait for the Ghost's first give to Ada: before it, every marker is refused for that.
+    await recorder.until(served, "Ada's first dreams")
     view = recorder.of(ViewChanged)[-1].view
     location = view.state.tableau.location[0]
     await recorder.table.act(Place(1, location))
