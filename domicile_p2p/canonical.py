@@ -18,8 +18,11 @@ hex strings, which this module leaves to the caller.
 
 from __future__ import annotations
 
+import functools
 import json
+import re
 from collections.abc import Mapping
+from typing import Any, Final
 
 MAX_SAFE_INTEGER = 2**53 - 1
 
@@ -167,9 +170,52 @@ def canonical_object(data: bytes) -> dict[str, object] | None:
     What is left, a key that is not ASCII, can only be there when the bytes
     are not all ASCII, and then the value is walked.
 
+    Both steps run in ``msgspec``'s C code, whose JSON spells every string,
+    integer, ``true``, ``false`` and ``null`` as :func:`encode` does
+    (``tests/test_canonical.py`` holds it to that for every code point) and
+    sorts keys by code point.  It would read an integer beyond the safe
+    range without complaint, so bytes that may hold one (16 digits after
+    ``:``, ``,`` or ``[``: in a string too, to stay cheap) go the standard
+    library's way, which refuses it while parsing.
+
     ``None`` (not canonical, or not an object) says nothing about why:
     :func:`decode` and :func:`encode` do.
     """
+    if _MAYBE_LONG_INTEGER.search(data) is not None:
+        return _json_canonical_object(data)
+    decoder, encoder, errors = _msgspec_codec()
+    try:
+        value: object = decoder.decode(data)
+        again = encoder.encode(value)
+    except errors:  # malformed, a float, a lone surrogate, nested too deep
+        return None
+    if not isinstance(value, dict) or again != data:
+        return None
+    if not data.isascii() and not _is_encodable(value):
+        return None
+    return value
+
+
+_MAYBE_LONG_INTEGER: Final = re.compile(rb"[:,\[]-?[0-9]{16}")
+"""Where an integer of 16 digits or more could start (one of 15 or fewer is in the safe range)."""
+
+
+@functools.cache
+def _msgspec_codec() -> tuple[Any, Any, tuple[type[Exception], ...]]:
+    """``msgspec``'s JSON decoder (floats refused) and sorted encoder, built on first use.
+
+    Imported here, not at the top: the modules that only :func:`encode` (the
+    pack loader, a client starting up) do not pay for ``msgspec``'s import.
+    """
+    import msgspec
+
+    decoder = msgspec.json.Decoder(float_hook=_refuse_number)
+    encoder = msgspec.json.Encoder(order="sorted")
+    return decoder, encoder, (msgspec.MsgspecError, ValueError, RecursionError)
+
+
+def _json_canonical_object(data: bytes) -> dict[str, object] | None:
+    """:func:`canonical_object` with the standard library's parser and encoder."""
     try:
         value: object = _QUICK_DECODER.decode(data.decode("utf-8"))
         again = _ENCODER.encode(value).encode("utf-8")
