@@ -7,6 +7,7 @@ import itertools
 import json
 import re
 import shutil
+import textwrap
 import tomllib
 from collections import Counter
 from collections.abc import Callable
@@ -158,6 +159,9 @@ def test_default_pack_text_fits_on_a_card(pack: Pack) -> None:
         assert len(card.description) <= 110, card.id
     for dream in pack.dreams:
         assert len(dream.text) <= 300, dream.id
+        # The client's dream tiles show four lines of 34 columns at 120x36 (max-height 6 in
+        # styles/table.tcss); a longer dream would end in an ellipsis.
+        assert len(textwrap.wrap(dream.text, 34)) <= 4, dream.id
 
 
 # --- the content hash ------------------------------------------------------------------------
