@@ -31,6 +31,7 @@ from domicile_p2p.rules import (
     engine,
     legal_actions,
     phases,
+    refresh_refusal,
 )
 from domicile_p2p.rules.draft import Draft
 
@@ -223,3 +224,20 @@ def test_an_empty_hand_offers_the_empty_give() -> None:
     replay = replay.apply(Give(1, replay.secrets.hand))
     gives = [action for action in legal_actions(replay.secret) if isinstance(action, Give)]
     assert gives == [Give(2, ())]
+
+
+def test_refresh_refusal_is_the_error_apply_raises() -> None:
+    asked = 0
+    for replay in _every_state():
+        state = replay.secret
+        if Refresh not in MOVES[_position(replay)]:
+            continue
+        asked += 1
+        refusal = refresh_refusal(state)
+        if refusal is None:
+            apply(state, Refresh())
+            continue
+        with pytest.raises(type(refusal)) as raised:
+            apply(state, Refresh())
+        assert str(raised.value) == str(refusal)
+    assert asked

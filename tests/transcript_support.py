@@ -28,6 +28,7 @@ from domicile_p2p.rules import (
     Lock,
     Phase,
     Place,
+    Policy,
     Secrets,
     SecretSetup,
     Stage,
@@ -57,7 +58,7 @@ from domicile_p2p.transcript.schema import (
     SeanceBody,
     VerdictBody,
 )
-from domicile_p2p.transcript.selfplay import PlainPolicy, Policy, Seating, play_game
+from domicile_p2p.transcript.selfplay import PlainPolicy, Seating, play_game
 
 CARDS = CardLists(
     tuple(f"char-{i:02d}" for i in range(1, 13)),

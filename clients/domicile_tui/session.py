@@ -34,12 +34,10 @@ from domicile_p2p.rules import (
     Difficulty,
     View,
 )
+from domicile_p2p.rules import MAX_NAME_LENGTH as MAX_NAME_LENGTH  # the screens' name limit
 
 if TYPE_CHECKING:
     from domicile_p2p.net.wire import Starts  # the network stack, only where tables are
-
-MAX_NAME_LENGTH: Final = 24
-"""A player's or a table's name, in characters."""
 
 
 class SettingsError(ValueError):

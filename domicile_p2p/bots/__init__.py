@@ -1,7 +1,8 @@
 """Bots: policies that play any seat from exactly what that seat may see.
 
-A policy is a pure decision function over a :class:`~domicile_p2p.rules.View`;
-its randomness comes from a seed it is built with, never from the clock.
+A policy (:class:`~domicile_p2p.rules.Policy`, re-exported here) is a pure
+decision function over a :class:`~domicile_p2p.rules.View`; its randomness
+comes from a seed it is built with, never from the clock.
 
 ``make_policy(seat, pack, seed)`` gives the Ghost bot for seat 0 and an
 investigator bot for any other seat.  Both read the table with one shared
@@ -12,21 +13,11 @@ the right card score best by the widest margin.
 
 from __future__ import annotations
 
-from typing import Protocol
-
-from domicile_p2p.rules import Action, View
-
-
-class Policy(Protocol):
-    def act(self, view: View) -> Action | None:
-        """The seat's next action, or ``None`` when it has nothing to do now."""
-
-
-# The policies need the Protocol above to exist first; they import nothing from here.
-from domicile_p2p.bots.errors import BotMisuse  # noqa: E402
-from domicile_p2p.bots.factory import make_policy  # noqa: E402
-from domicile_p2p.bots.ghost import GhostBot  # noqa: E402
-from domicile_p2p.bots.investigator import InvestigatorBot  # noqa: E402
-from domicile_p2p.bots.recording import RecordingPolicy  # noqa: E402
+from domicile_p2p.bots.errors import BotMisuse
+from domicile_p2p.bots.factory import make_policy
+from domicile_p2p.bots.ghost import GhostBot
+from domicile_p2p.bots.investigator import InvestigatorBot
+from domicile_p2p.bots.recording import RecordingPolicy
+from domicile_p2p.rules import Policy
 
 __all__ = ["BotMisuse", "GhostBot", "InvestigatorBot", "Policy", "RecordingPolicy", "make_policy"]

@@ -2,15 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from domicile_p2p.bots.ghost import GhostBot
 from domicile_p2p.bots.investigator import InvestigatorBot
 from domicile_p2p.packs import Pack
-from domicile_p2p.rules import GHOST
-
-if TYPE_CHECKING:
-    from domicile_p2p.bots import Policy
+from domicile_p2p.rules import GHOST, Policy
 
 
 def make_policy(seat: int, pack: Pack, seed: int) -> Policy:

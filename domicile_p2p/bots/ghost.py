@@ -9,10 +9,10 @@ a little, so it is added only for a real gain).
 
 The Ghost serves the investigator it can help most first (the hand is
 drawn back up after each give, so the others get fresh cards).  It
-refreshes its hand, when the difficulty allows (``state.config.rules``
-and the refresh counters), once no investigator left to serve can be given
-a clear pointer; when only the game's last refresh is left, it keeps it
-for a hand whose best give would point at a wrong card.
+refreshes its hand, when the rules allow (``rules.refresh_refusal``: the
+difficulty's limits, and something to draw), once no investigator left to
+serve can be given a clear pointer; when only the game's last refresh is
+left, it keeps it for a hand whose best give would point at a wrong card.
 
 In Stage Two it gives the group the three dreams that make the culprit's
 group stand out most under the same model, preferring, among equals, the
@@ -49,6 +49,7 @@ from domicile_p2p.rules import (
     Refresh,
     Stage,
     View,
+    refresh_refusal,
     true_seance,
 )
 
@@ -226,7 +227,7 @@ class GhostBot:
                 chosen = (seat, plan)
         assert chosen is not None  # any give of one card or more beats -inf
         seat, plan = chosen
-        if plan.margin < self._refresh_threshold(state) and _may_refresh(state):
+        if plan.margin < self._refresh_threshold(state) and refresh_refusal(state) is None:
             return Refresh()
         return Give(seat, _in_hand_order(plan.cards, ghost.hand))
 
@@ -374,7 +375,8 @@ class GhostBot:
             key = (float(margin), float(pointing))
             if key > best_key:
                 best_key, best_cards = key, cards
-        if best_key[0] < self._refresh_threshold(state) and rivals and _may_refresh(state):
+        may_refresh = refresh_refusal(state) is None
+        if best_key[0] < self._refresh_threshold(state) and rivals and may_refresh:
             return Refresh()
         return GroupGive(_in_hand_order(best_cards, ghost.hand))
 
@@ -419,13 +421,3 @@ def _in_hand_order(cards: Sequence[str], hand: Sequence[str]) -> tuple[str, ...]
     """The cards in the order the hand holds them, so one give has one spelling."""
     chosen = set(cards)
     return tuple(card for card in hand if card in chosen)
-
-
-def _may_refresh(state: GameState) -> bool:
-    """Whether the difficulty allows a refresh now, and a refresh would draw anything new."""
-    rules = state.config.rules
-    if rules.refreshes_per_round <= state.refreshes_this_round:
-        return False
-    if rules.refreshes_per_game is not None and rules.refreshes_per_game <= state.refreshes_used:
-        return False
-    return state.deck_size + state.discard_size > 0

@@ -7,12 +7,7 @@ playing the same game).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from domicile_p2p.rules import Action, View
-
-if TYPE_CHECKING:  # the package imports this module: a runtime import would be a cycle
-    from domicile_p2p.bots import Policy
+from domicile_p2p.rules import Action, Policy, View
 
 
 class RecordingPolicy:

@@ -35,7 +35,9 @@ MOTIF_PATTERN = re.compile(r"[a-z]+(-[a-z]+)*")
 """Motifs: one lower-case word, or words joined by ``-``."""
 
 MAX_MOTIF_LENGTH = 30
-MAX_NAME_LENGTH = 40
+MAX_TITLE_LENGTH = 40
+"""A pack's name, or an investigator card's name or short names (titles printed on cards),
+in characters.  Not a player's name: that is ``rules.MAX_NAME_LENGTH``."""
 MAX_DESCRIPTION_LENGTH = 160
 MAX_DREAM_TEXT_LENGTH = 300
 MAX_PACK_DESCRIPTION_LENGTH = 500
@@ -228,7 +230,7 @@ class _Checker:
             )
         names: list[str] = []
         for value in values:
-            name = self._text("names", value, MAX_NAME_LENGTH)
+            name = self._text("names", value, MAX_TITLE_LENGTH)
             if not words(name):
                 raise self.fail(f"name {name!r} in field 'names' has no word in it")
             if name in names:
@@ -319,7 +321,7 @@ def _load_header(directory: Path) -> tuple[str, str, int, str, frozenset[str]]:
     check = _Checker(path, None, table)
     check.keys(_PACK_KEYS)
     pack_id = check.identifier()
-    name = check.text("name", MAX_NAME_LENGTH)
+    name = check.text("name", MAX_TITLE_LENGTH)
     version = table["version"]
     if not isinstance(version, int) or isinstance(version, bool):
         raise check.fail(f"field 'version' must be an integer, not {_kind(version)}")
@@ -356,7 +358,7 @@ def _load_investigators(
             InvestigatorCard(
                 id=card_id,
                 category=category,
-                name=check.text("name", MAX_NAME_LENGTH),
+                name=check.text("name", MAX_TITLE_LENGTH),
                 description=check.text("description", MAX_DESCRIPTION_LENGTH),
                 motifs=check.motifs(vocabulary, INVESTIGATOR_MOTIFS),
                 names=check.card_names(),

@@ -6,6 +6,7 @@ Public API::
     state = apply(state, action)                # or a RuleError naming the rule
     legal_actions(state)                        # for bots and tests
     view(state, seat)                           # what one seat may see
+    Policy                                      # what plays a seat: view in, action out
     true_seance(state, secrets)                 # the séance an honest Ghost must hold
     refresh_refusal(state)                      # why the Ghost may not refresh now, if not
 
@@ -61,6 +62,7 @@ from domicile_p2p.rules.model import (
     LAST_DAY,
     MAX_CHAT_LENGTH,
     MAX_INVESTIGATORS,
+    MAX_NAME_LENGTH,
     Category,
     Column,
     Difficulty,
@@ -78,6 +80,7 @@ from domicile_p2p.rules.model import (
     Verdict,
 )
 from domicile_p2p.rules.phases import MOVES, PHASE_DESCRIPTIONS, TRANSITIONS, Trigger
+from domicile_p2p.rules.policy import Policy
 from domicile_p2p.rules.visibility import GhostKnowledge, View, public, view
 
 __all__ = [
@@ -90,6 +93,7 @@ __all__ = [
     "LAST_DAY",
     "MAX_CHAT_LENGTH",
     "MAX_INVESTIGATORS",
+    "MAX_NAME_LENGTH",
     "MOVES",
     "PHASE_DESCRIPTIONS",
     "TRANSITIONS",
@@ -126,6 +130,7 @@ __all__ = [
     "Outcome",
     "Phase",
     "Place",
+    "Policy",
     "Refresh",
     "RefreshLimit",
     "Reshuffle",

@@ -251,11 +251,7 @@ def _group_give(state: GameState, action: GroupGive, draft: Draft) -> None:
 def _refresh(state: GameState, draft: Draft) -> None:
     refusal = refresh_refusal(state)
     if refusal is not None:
-        raise errors.RefreshLimit(refusal)
-    if not _can_draw(state):
-        raise errors.NothingToDraw(
-            "the Ghost cannot refresh: the deck and the discard pile are both empty"
-        )
+        raise refusal
     draft.replace_hand()
     draft.refreshes_this_round += 1
     draft.refreshes_used += 1
@@ -431,7 +427,7 @@ def _candidates(state: GameState) -> Iterator[Action]:
     moves = MOVES[(state.stage, state.phase)]
     secrets = state.secrets
     if secrets is not None:
-        if Refresh in moves and refresh_refusal(state) is None and _can_draw(state):
+        if Refresh in moves and refresh_refusal(state) is None:
             yield Refresh()
         if Give in moves:
             for seat in state.active_seats:
@@ -488,19 +484,23 @@ def true_seance(state: GameState, ghost: Secrets | GhostKnowledge) -> Seance | C
     return Seance(tuple(verdicts))
 
 
-def _can_draw(state: GameState) -> bool:
-    """A refresh draws at least one card: the deck or the discard pile holds one."""
-    return state.deck_size > 0 or state.discard_size > 0
-
-
-def refresh_refusal(state: GameState) -> str | None:
-    """Why the difficulty forbids the Ghost a refresh now, or ``None`` when it allows one."""
+def refresh_refusal(state: GameState) -> errors.RefreshLimit | errors.NothingToDraw | None:
+    """Why the Ghost may not refresh now, as the error :func:`apply` raises; ``None`` when a
+    refresh is legal.  Bots and ``legal_actions`` ask this one function."""
     rules = state.config.rules
     level = state.config.difficulty.label
     if rules.refreshes_per_game == 0 or rules.refreshes_per_round == 0:
-        return f"{level} allows no refreshes"
+        return errors.RefreshLimit(f"{level} allows no refreshes")
     if state.refreshes_this_round >= rules.refreshes_per_round:
-        return f"{level} allows at most {_count(rules.refreshes_per_round, 'refresh')} per round"
+        return errors.RefreshLimit(
+            f"{level} allows at most {_count(rules.refreshes_per_round, 'refresh')} per round"
+        )
     if rules.refreshes_per_game is not None and state.refreshes_used >= rules.refreshes_per_game:
-        return f"{level} allows at most {_count(rules.refreshes_per_game, 'refresh')} per game"
+        return errors.RefreshLimit(
+            f"{level} allows at most {_count(rules.refreshes_per_game, 'refresh')} per game"
+        )
+    if state.deck_size == 0 and state.discard_size == 0:
+        return errors.NothingToDraw(
+            "the Ghost cannot refresh: the deck and the discard pile are both empty"
+        )
     return None

@@ -22,6 +22,9 @@ LAST_DAY: Final = 7
 MAX_INVESTIGATORS: Final = 6
 GROUP_GIVE_SIZE: Final = 3
 MAX_CHAT_LENGTH: Final = 500
+MAX_NAME_LENGTH: Final = 40
+"""A player's, the Ghost's or a table's name, in characters: the names the table's
+config holds, as the transcript's genesis and the network's lobby carry them."""
 
 
 class Difficulty(StrEnum):

@@ -13,12 +13,18 @@ one JSON spelling: bytes are lower-case hex, optional values are an explicit
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated, Any, Final, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Final, Literal
 
 import msgspec
 
 from domicile_p2p.canonical import MAX_SAFE_INTEGER
-from domicile_p2p.rules import MAX_CHAT_LENGTH, MAX_INVESTIGATORS
+from domicile_p2p.rules import (
+    LAST_DAY,
+    MAX_CHAT_LENGTH,
+    MAX_INVESTIGATORS,
+    MAX_NAME_LENGTH,
+    Difficulty,
+)
 
 PROTOCOL_VERSION: Final = 2
 """The version of this protocol, named by the genesis.
@@ -28,7 +34,6 @@ discarded).  The domain strings still carry ``v1``: they name the hashing and
 derivation scheme, which has not changed.
 """
 
-MAX_NAME_LENGTH: Final = 40
 MAX_REASON_LENGTH: Final = 500
 
 Hex32 = Annotated[
@@ -61,8 +66,12 @@ Counter = Annotated[
 Name = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_NAME_LENGTH)]
 ChatText = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_CHAT_LENGTH)]
 Reason = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_REASON_LENGTH)]
-Day = Annotated[int, msgspec.Meta(ge=1, le=7)]
-DifficultyName = Literal["easy", "normal", "difficult", "very-difficult"]
+Day = Annotated[int, msgspec.Meta(ge=1, le=LAST_DAY)]
+if TYPE_CHECKING:
+    DifficultyName = str  # a Literal built at run time is beyond the type checker
+else:
+    # The rules' difficulty names, as a Literal so the schema spells them out as values.
+    DifficultyName = Literal[tuple(difficulty.value for difficulty in Difficulty)]
 HostKindName = Literal["genesis", "deal", "game-over", "abort"]
 PlayerKindName = Literal[
     "ghost-commit",

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Final, Protocol
+from typing import Final
 
 from domicile_p2p.fairness.derive import ByteStream
 from domicile_p2p.fairness.seeds import HOST, SelfplaySeeds
@@ -36,6 +36,7 @@ from domicile_p2p.rules import (
     Lock,
     Phase,
     Place,
+    Policy,
     Refresh,
     RuleError,
     Stage,
@@ -53,12 +54,6 @@ from domicile_p2p.transcript.table import Table, make_genesis
 
 MAX_ACTIONS: Final = 20_000
 """More moves than any real game needs: past it the policies are going round in circles."""
-
-
-class Policy(Protocol):
-    """``domicile_p2p.bots.Policy``, restated so the transcript layer does not import the bots."""
-
-    def act(self, view: View) -> Action | None: ...
 
 
 class SelfplayError(TranscriptError):

@@ -237,7 +237,7 @@ def test_the_same_seed_deals_the_same_game() -> None:
     ("changes", "message"),
     [
         ({"player_name": "   "}, "the player name cannot be empty"),
-        ({"table_name": "x" * 25}, "the table name has at most 24 characters"),
+        ({"table_name": "x" * 41}, "the table name has at most 40 characters"),
         ({"investigators": 7}, "a table has 1 to 6 investigators, not 7"),
         ({"open_seats": frozenset({1})}, "the host's own seat cannot be left open"),
         ({"open_seats": frozenset({5})}, "open seats [5] are not at the table"),
