@@ -51,6 +51,7 @@ from domicile_tui.session import (
 from domicile_tui.theme import CANDLELIGHT, FIRST_STYLES, TABLE_STYLES
 
 if TYPE_CHECKING:
+    from domicile_p2p.net.adapters.store import UnfinishedTable
     from domicile_p2p.packs import Pack
     from domicile_tui.connect import TableDoor
     from domicile_tui.screens.help import HelpSection
@@ -131,12 +132,14 @@ class DomicileApp(App[None]):
         *,
         defaults: TableSettings,
         open_at_once: bool = False,
+        resuming: UnfinishedTable | None = None,
         offline: bool = False,
         lan: bool | None = None,
         seance_step: float = 0.9,
     ) -> None:
         """With ``open_at_once`` a table with ``defaults`` opens at once (``offline`` or hosted
         here); otherwise the start screen shows, and ``defaults`` fill the set-up form.
+        With ``resuming`` that unfinished table this laptop hosted comes back at once.
 
         ``door`` is the way to tables, or a function that opens it: then the app shows its
         first screen at once and opens the door in a thread right after (a failure there
@@ -164,6 +167,7 @@ class DomicileApp(App[None]):
         """The front door's page the player went to (shown while at no table)."""
         self._launch = (open_at_once, offline)
         self._first_frame_seen = False
+        self._resuming = resuming
         self._begin_in_theme(CANDLELIGHT)
 
     @property
@@ -197,7 +201,11 @@ class DomicileApp(App[None]):
 
     def _first_screen(self) -> None:
         open_at_once, offline = self._launch
-        if open_at_once:
+        if self._resuming is not None:
+            self.resume(self._resuming)
+        elif open_at_once and not offline and self.lan:
+            self._host_unless_unfinished()
+        elif open_at_once:
             self.sit_down(self.defaults, offline=offline)
         else:
             self.route()
@@ -247,6 +255,34 @@ class DomicileApp(App[None]):
         assert self.door is not None
         return self.door
 
+    @work(exclusive=True, group="opening")
+    async def _host_unless_unfinished(self) -> None:
+        """Host a new table at once, unless this laptop's last table is unfinished: then the
+        front door offers to resume it first (a new table would put it aside)."""
+        self.opening = self.defaults.table_name
+        self.status = OPENING
+        self.route()
+        door = await self.open_door()
+        try:
+            unfinished = await asyncio.to_thread(door.unfinished)
+        except Exception:  # a damaged store: the front door says so
+            unfinished = None
+            self.opening = None
+            self.go(StartPage())
+            return
+        if unfinished is None:
+            self.opening = None
+            self.sit_down(self.defaults, offline=False)
+            return
+        self.opening = None
+        self.status = NOT_AT_A_TABLE
+        self.go(StartPage())
+        self.notify(
+            f"{unfinished.stored.config.name} is unfinished: resume it (first line), "
+            "or host a new table (which puts it aside)",
+            title="An unfinished table",
+        )
+
     def sit_down(self, settings: TableSettings, *, offline: bool) -> None:
         """Open a table with ``settings``: offline, or hosted here for the LAN."""
 
@@ -254,6 +290,11 @@ class DomicileApp(App[None]):
             return door.offline(settings) if offline else door.host(settings)
 
         self._take_seat(open_table, settings.table_name)
+
+    def resume(self, unfinished: UnfinishedTable) -> None:
+        """Bring back the unfinished table this laptop hosted (same code, seats and game)."""
+        name = unfinished.stored.config.name
+        self._take_seat(lambda door: door.resume(unfinished, self.defaults.player_name), name)
 
     def join(self, ticket: JoinTicket, name: str, role: Role | None) -> None:
         """Take a seat at a table across the network."""

@@ -21,6 +21,7 @@ from domicile_tui.pacing import DEFAULT_MEAN, BotPace
 from domicile_tui.session import MAX_NAME_LENGTH, Role, SettingsError, TableSettings, clean_name
 
 if TYPE_CHECKING:
+    from domicile_p2p.net.adapters.store import UnfinishedTable
     from domicile_tui.connect import TableDoor
 
 
@@ -62,6 +63,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument(
         "--menu", action="store_true", help="start at the front door (host, join or offline)"
+    )
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="bring back the unfinished table this laptop hosted (same code, seats and game)",
     )
     parser.add_argument(
         "--data-dir", type=Path, metavar="DIR", help="where keys and transcripts are kept"
@@ -147,6 +153,24 @@ def open_door(args: argparse.Namespace, settings: TableSettings) -> TableDoor:
     return door
 
 
+def unfinished_from(args: argparse.Namespace) -> UnfinishedTable:
+    """``--resume``: the unfinished table of the data dir, or a one-line error saying why not."""
+    from domicile_p2p.identity import default_data_dir
+    from domicile_p2p.net.adapters.store import StoreError
+    from domicile_tui.connect import unfinished_table
+
+    if args.offline:
+        raise CommandError("--resume brings back a table hosted for the LAN: drop --offline")
+    data_dir = args.data_dir if args.data_dir is not None else default_data_dir()
+    try:
+        unfinished = unfinished_table(data_dir)
+    except StoreError as error:
+        raise CommandError(f"cannot resume: {error}") from None
+    if unfinished is None:
+        raise CommandError(f"no unfinished table to resume in {data_dir}")
+    return unfinished
+
+
 def play(args: argparse.Namespace) -> int:
     """Show the first screen at once; the card pack, the game and the network load behind it.
 
@@ -157,11 +181,13 @@ def play(args: argparse.Namespace) -> int:
 
     settings = settings_from(args)
     pace_from(args)  # a bad delay is a one-line error before the screen too
+    resuming = unfinished_from(args) if args.resume else None
     opener = partial(open_door, args, settings)
     app = DomicileApp(
         opener() if args.pack is not None else opener,
         defaults=settings,
         open_at_once=not args.menu,
+        resuming=resuming,
         offline=args.offline,
         lan=not args.offline,
     )

@@ -25,11 +25,22 @@ from domicile_tui.ticket import JoinTicket
 
 if TYPE_CHECKING:  # the network stack: only a door to the LAN loads it (see ``load``)
     from domicile_p2p.net.adapters.discovery import DiscoveredTable
+    from domicile_p2p.net.adapters.store import UnfinishedTable
 
 DISCOVERY_WINDOW = 2.0
 """Seconds one look for tables on the LAN listens for answers."""
 FINDING_WINDOW = 1.0
 """Seconds each look listens while a person waits for one table in particular."""
+
+
+def unfinished_table(data_dir: Path) -> UnfinishedTable | None:
+    """The table hosted from ``data_dir`` by ``domicile play`` whose game is not over, if any
+    (:class:`~domicile_p2p.net.adapters.store.StoreError` when its files are damaged)."""
+    from domicile_p2p.net.adapters.store import HostStore
+    from domicile_tui.networked import HOST_DIR
+
+    tables = HostStore(data_dir / HOST_DIR).unfinished_tables()
+    return next((table for table in tables if table.stored.owner is not None), None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +107,27 @@ class TableDoor:
             seance_pause=self._seance_pause,
         )
 
+    def unfinished(self) -> UnfinishedTable | None:
+        """The table this laptop hosted whose game is not over (after a crash, a lid closed or
+        a quit), if there is one; it reads and checks the saved log, so call it off the loop."""
+        return unfinished_table(self.home) if self.lan else None
+
+    def resume(self, unfinished: UnfinishedTable, player_name: str) -> TableSession:
+        """The unfinished table this laptop hosted, back with its code, seats and game."""
+        from domicile_tui.networked import NetworkTable  # the network stack, only when needed
+
+        return NetworkTable.resumed(
+            unfinished,
+            self.pack,
+            self.home,
+            player_name=player_name,
+            interface=self.interface,
+            port=self.port,
+            pace=self.pace,
+            advertise=self.advertise,
+            seance_pause=self._seance_pause,
+        )
+
     @property
     def _seance_pause(self) -> float:
         # A human Ghost's séance waits like a bot would (none at all for instant bots).
@@ -113,6 +145,7 @@ class TableDoor:
             name=name,
             role=wire_role,
             ticket=ticket,
+            interface=self.interface,
             seance_pause=self._seance_pause,
         )
 

@@ -26,9 +26,12 @@ from typing import Any, Final
 
 from domicile_p2p.identity import IdentityError, load_or_create_identity
 from domicile_p2p.net.adapters.client import Backoff, Dialed, Dialer, PeerClient, websocket_dialer
+from domicile_p2p.net.adapters.discovery import discover
 from domicile_p2p.net.adapters.host import HostConfig, HostError, RunningHost, start_host
 from domicile_p2p.net.adapters.pins import PinStore
 from domicile_p2p.net.adapters.seat_secrets import SeatSecrets
+from domicile_p2p.net.adapters.store import UnfinishedTable
+from domicile_p2p.net.address import Address
 from domicile_p2p.net.errors import (
     BadEvent,
     HostIdentityChanged,
@@ -63,6 +66,7 @@ from domicile_tui.local_game import verification_of
 from domicile_tui.pacing import SEANCE_PAUSE, BotPace
 from domicile_tui.personas import persona
 from domicile_tui.session import (
+    MAX_NAME_LENGTH,
     ActionRefused,
     ChatLine,
     ChatPosted,
@@ -82,12 +86,16 @@ from domicile_tui.session import (
     ViewChanged,
     check_chat,
 )
+from domicile_tui.session import Role as SessionRole
 from domicile_tui.ticket import JoinTicket
 
 WAIT_FOR_THE_HOST: Final = Backoff(attempts=None, first_attempts=3)
 """A person at a table waits for its host as long as they like (they can always leave);
 a host that never answered is given up after a few quick tries (under two seconds: the
 person who typed the address waits for the answer)."""
+
+REFIND_WINDOW: Final = 1.0
+"""Seconds a client whose host stopped answering listens on the LAN for it elsewhere."""
 
 HOST_DIR: Final = "host"
 """The hosted table's certificate, key and logs live in this part of the data dir."""
@@ -110,7 +118,11 @@ class NetworkTable:
         pace: BotPace | None = None,
         advertise: bool = True,
         seance_pause: float = SEANCE_PAUSE,
+        resuming: UnfinishedTable | None = None,
+        lan: bool = True,
     ) -> None:
+        """``lan``: a joined table whose host stops answering is looked for again on the LAN
+        (by mDNS on ``interface``) in case it came back at another address."""
         if (ticket is None) == (hosting is None):
             raise ValueError("a networked table is either joined (ticket) or hosted (hosting)")
         self.pack = pack
@@ -124,6 +136,11 @@ class NetworkTable:
         self._pace = pace or BotPace()
         self._advertise = advertise
         self._seance_pause = seance_pause
+        self._resuming = resuming
+        self._lan = lan
+        self._address: Address | None = None
+        self._away_since: float | None = None
+        self._away_ticker: asyncio.Task[None] | None = None
         self._channel = EventChannel()
         self._host: RunningHost | None = None
         self._client: PeerClient | None = None
@@ -165,6 +182,36 @@ class NetworkTable:
             advertise=advertise,
             seance_pause=seance_pause,
         )
+
+    @classmethod
+    def resumed(
+        cls,
+        unfinished: UnfinishedTable,
+        pack: Pack,
+        data_dir: Path,
+        *,
+        player_name: str,
+        interface: str | None = None,
+        port: int | None = None,
+        pace: BotPace | None = None,
+        advertise: bool = True,
+        seance_pause: float = SEANCE_PAUSE,
+    ) -> NetworkTable:
+        """The unfinished table this laptop hosted, back as it was: the same code and
+        certificate, the same port when it is free, the player in their own seat."""
+        settings = resumed_settings(unfinished, player_name)
+        table = cls.hosted(
+            settings,
+            pack,
+            data_dir,
+            interface=interface,
+            port=port if port is not None else unfinished.stored.port,
+            pace=pace,
+            advertise=advertise,
+            seance_pause=seance_pause,
+        )
+        table._resuming = unfinished
+        return table
 
     # --- TableSession ------------------------------------------------------------
 
@@ -221,10 +268,21 @@ class NetworkTable:
             ticket = self._ticket
             assert ticket.address is not None
             pins = PinStore.in_data_dir(self.data_dir)
-            inner = websocket_dialer(ticket.address, pins, ticket.fingerprint)
+            self._address = ticket.address
 
             async def dial_remote() -> Dialed:
-                dialed = await inner()
+                address = self._address or ticket.address
+                assert address is not None
+                expected = self._fingerprint or ticket.fingerprint
+                try:
+                    dialed = await websocket_dialer(address, pins, expected)()
+                except Unreachable:
+                    moved = await self._find_moved_table(ticket)
+                    if moved is None or moved == address:
+                        raise
+                    # The same table (the same certificate: it is pinned) at a new address.
+                    dialed = await websocket_dialer(moved, pins, expected)()
+                    self._address = moved
                 self._fingerprint = dialed.fingerprint
                 return dialed
 
@@ -241,6 +299,25 @@ class NetworkTable:
             return Dialed(server.attach_local("player"), fingerprint, True)
 
         return ticket, dial_here
+
+    async def _find_moved_table(self, ticket: JoinTicket) -> Address | None:
+        """Where the table this player sat at answers on the LAN now, if it moved (its host
+        resumed it on another address or port): the same table number and certificate."""
+        fingerprint = self._fingerprint
+        if fingerprint is None or not self._lan:
+            return None  # never seated: nothing to find again
+        try:
+            tables = await discover(REFIND_WINDOW, self._interface)
+        except Exception:  # mDNS is a convenience: the old address is still tried
+            return None
+        for table in tables:
+            advert = table.advert
+            if (
+                advert.nameplate == ticket.code.nameplate
+                and advert.fingerprint == fingerprint.hex()
+            ):
+                return Address(table.address, table.port)
+        return None
 
     async def _start_host(self, settings: TableSettings) -> RunningHost:
         bots = set(settings.bot_seats)
@@ -259,9 +336,17 @@ class NetworkTable:
             bot_delay=self._pace.mean,
             advertise=self._advertise,
             pack=self.pack,
+            owner=settings.your_seat,
+            resume=self._resuming is not None,
         )
         if self._port is not None:
-            return await start_host(_with_port(config, self._port))
+            try:
+                return await start_host(_with_port(config, self._port))
+            except HostError:
+                if self._resuming is None:
+                    raise
+                # The table's old port is taken now: its players find it again on the LAN.
+                return await start_host(_with_port(config, 0))
         try:
             return await start_host(config)
         except HostError:
@@ -321,6 +406,7 @@ class NetworkTable:
         # A hosted table plays one game: open a fresh one with the same settings.
         await self._shut()
         self._reset()
+        self._resuming = None
         self._emit(LobbyChanged(self._placeholder_lobby()))
         await self.open()
 
@@ -423,13 +509,32 @@ class NetworkTable:
     def _status(self, connected: bool) -> None:
         """Say when the player sits down at the table, and when the connection drops."""
         if connected and self._connected is not True:
+            self._host_back()
             where = "hosted on this laptop" if self.hosting is not None else f"at {self._where()}"
             self._emit(StatusChanged(Status(f"At the table {where} · code {self._code()}")))
         elif not connected and self._connected is True:
-            lost = "Connection to the host lost: reconnecting…"
-            self._emit(StatusChanged(Status(lost, Severity.WARNING, connected=False)))
+            self._host_away()
         if connected or self._connected is True:
             self._connected = connected
+
+    def _host_away(self) -> None:
+        """The connection dropped: say so, and how long it has been, every second."""
+        loop = asyncio.get_running_loop()
+        self._away_since = loop.time()
+
+        async def tick() -> None:
+            while self._away_since is not None:
+                self._emit(StatusChanged(away_status(loop.time() - self._away_since)))
+                await asyncio.sleep(1.0)
+
+        self._away_ticker = asyncio.create_task(tick(), name="host away")
+        self._tasks.append(self._away_ticker)
+
+    def _host_back(self) -> None:
+        self._away_since = None
+        if self._away_ticker is not None:
+            self._away_ticker.cancel()
+            self._away_ticker = None
 
     def _news(self, client: PeerClient) -> None:
         """Views and chat lines for every move the replica accepted since last time."""
@@ -553,6 +658,8 @@ class NetworkTable:
     def _where(self) -> str | None:
         if self._host is not None:
             return self._host.url
+        if self._address is not None:
+            return self._address.url
         if self._ticket is not None and self._ticket.address is not None:
             return self._ticket.address.url
         return None
@@ -567,11 +674,7 @@ class NetworkTable:
         return self._client.session.player.replica if self._client is not None else None
 
     def _log(self, event: str, fields: Mapping[str, Any]) -> None:
-        """The connection's log: a reconnection attempt is news for the status bar."""
-        if event == "reconnecting" and self._connected is False:
-            attempt = fields.get("attempt", "?")
-            text = f"Connection to the host lost: reconnecting (attempt {attempt})…"
-            self._emit(StatusChanged(Status(text, Severity.WARNING, connected=False)))
+        """The connection's log (the status bar says what matters of it every second)."""
 
     def _fail(self, reason: str) -> None:
         self._emit(SessionClosed(reason, failed=True))
@@ -599,6 +702,30 @@ class NetworkTable:
 
     def _emit(self, event: SessionEvent) -> None:
         self._channel.put(event)
+
+
+def away_status(seconds: float) -> Status:
+    """The status line while the host is away (a laptop asleep, restarting or resuming)."""
+    return Status(
+        f"The host is away — waiting for it to come back ({int(seconds)} s)",
+        Severity.WARNING,
+        connected=False,
+    )
+
+
+def resumed_settings(unfinished: UnfinishedTable, player_name: str) -> TableSettings:
+    """The settings of a table this laptop hosted, as its store kept them."""
+    stored = unfinished.stored
+    config = stored.config
+    owner = stored.owner if stored.owner is not None else 1
+    name = unfinished.names.get(owner) or player_name
+    return TableSettings(
+        table_name=config.name[:MAX_NAME_LENGTH],
+        player_name=name[:MAX_NAME_LENGTH],
+        role=SessionRole.GHOST if owner == GHOST else SessionRole.INVESTIGATOR,
+        difficulty=config.difficulty,
+        investigators=config.investigators,
+    )
 
 
 def _kind(yours: bool, bot: bool, taken: bool) -> SeatKind:

@@ -12,14 +12,26 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_tui_end_to_end import play_a_whole_game
 from test_tui_network import LOOPBACK, WIDE, door, hosted_elsewhere, long_wait
-from textual.widgets import Input, Static
-from tui_support import begin, make_app, record_notifications, rendered, settings
+from textual.widgets import Input, OptionList, Static
+from tui_support import (
+    PACK,
+    Recorder,
+    begin,
+    make_app,
+    record_notifications,
+    rendered,
+    settings,
+    view_of,
+)
 
 from domicile_p2p.net.adapters.host import RunningHost
 from domicile_p2p.net.address import Address
 from domicile_p2p.net.join.codes import parse_code
 from domicile_tui.app import DomicileApp
+from domicile_tui.connect import TableDoor, unfinished_table
+from domicile_tui.pacing import BotPace
 from domicile_tui.screens import join as join_screen
 from domicile_tui.screens.confirm import ConfirmScreen
 from domicile_tui.screens.ghost import GhostScreen
@@ -27,7 +39,14 @@ from domicile_tui.screens.investigator import InvestigatorScreen
 from domicile_tui.screens.join import JoinScreen
 from domicile_tui.screens.lobby import LobbyScreen
 from domicile_tui.screens.start import StartScreen
-from domicile_tui.session import LobbyInfo, Role, SeatKind
+from domicile_tui.session import (
+    LobbyChanged,
+    LobbyInfo,
+    Role,
+    SeatKind,
+    StatusChanged,
+    ViewChanged,
+)
 from domicile_tui.ticket import JoinTicket
 from domicile_tui.widgets.columns import ColumnRow
 from domicile_tui.widgets.status_bar import StatusBar
@@ -207,3 +226,144 @@ async def test_a_departed_player_is_away_on_the_ghosts_columns() -> None:
         await pilot.pause()
         assert row.away and "away" in rendered(row) and "deciding" not in rendered(row)
         assert not app.screen.query_one("#column-row-1", ColumnRow).away
+
+
+def laptop(data_dir: Path, port: int | None) -> TableDoor:
+    """The door of a laptop that hosts on 127.0.0.1 (``port`` ``None``: the usual choice)."""
+    return TableDoor(PACK, pace=BotPace(0), data_dir=data_dir, interface=LOOPBACK, port=port)
+
+
+async def test_a_laptop_table_resumes_from_the_front_door_and_finishes(tmp_path: Path) -> None:
+    port = closed_port()
+    first = DomicileApp(
+        laptop(tmp_path, port), defaults=settings(), open_at_once=True, seance_step=0
+    )
+    async with first.run_test(size=WIDE) as pilot:
+        await long_wait(pilot, lambda: bool(first.lobby and first.lobby.can_start), "the lobby")
+        await pilot.press("enter")
+        await long_wait(pilot, lambda: isinstance(first.screen, InvestigatorScreen), "the game")
+        await pilot.press("enter", "l")
+        await long_wait(pilot, lambda: view_of(first).state.day == 2, "day 2")
+        before = first.lobby
+        assert before is not None and first.session.host.port == port  # type: ignore[union-attr]
+        await pilot.press("ctrl+q", "y")
+        await long_wait(pilot, lambda: not first.is_running, "the app to end")
+
+    second = DomicileApp(laptop(tmp_path, None), defaults=settings(), seance_step=0)
+    async with second.run_test(size=WIDE) as pilot:
+        menu = second.screen.query_one("#menu", OptionList)
+        await long_wait(pilot, lambda: menu.get_option_at_index(0).id == "resume", "Resume")
+        line = str(menu.get_option_at_index(0).prompt)
+        assert line.startswith("Resume Hollowmere") and "day 2" in line and before.code in line
+        menu.focus()
+        await pilot.press("enter")
+        await long_wait(pilot, lambda: second.view is not None, "the game resumed")
+        after = second.lobby
+        assert after is not None and after.code == before.code
+        assert after.fingerprint_phrase == before.fingerprint_phrase
+        assert second.session.host.port == port  # type: ignore[union-attr]
+        await long_wait(pilot, lambda: view_of(second).state.day == 2, "caught up to day 2")
+        await play_a_whole_game(pilot, second)
+        await long_wait(pilot, lambda: second.verification is not None, "the verification")
+        assert second.verification is not None and second.verification.ok
+        await second.session.close()  # type: ignore[union-attr]
+
+
+async def test_a_guest_waits_for_the_host_and_finds_it_again_on_another_port(
+    tmp_path: Path,
+) -> None:
+    """The host quits mid-game and resumes on another port (its old one taken): the guest
+    says the host is away, counting, finds the table again by mDNS and sits back down."""
+    port = closed_port()
+    host_door = TableDoor(
+        PACK, pace=BotPace(0), data_dir=tmp_path / "host", interface=LOOPBACK, port=port
+    )
+    host = Recorder(host_door.host(settings()), steps=3000, tick=0.005)
+    guest: Recorder[Any] | None = None
+    squatter: asyncio.Server | None = None
+    try:
+        await host.table.open()
+        await host.until(lambda: bool(host.of(LobbyChanged)), "the host's lobby")
+        code = host.table.host.tables()[0].code
+        ticket = JoinTicket(parse_code(code), Address(LOOPBACK, port))
+        guest = Recorder(laptop(tmp_path / "guest", 0).join(ticket, "Bea", None), steps=3000)
+        await guest.table.open()
+
+        def guest_seated() -> bool:
+            return any(e.status.text.startswith("At the table") for e in guest.of(StatusChanged))
+
+        await guest.until(guest_seated, "the guest seated")
+        await host.table.start_game()
+        await guest.until(lambda: bool(guest.of(ViewChanged)), "the game")
+        seen = len(guest.events)
+        await host.table.close()  # the host's laptop goes away mid-game
+
+        def away() -> list[str]:
+            return [
+                e.status.text
+                for e in guest.events[seen:]
+                if isinstance(e, StatusChanged) and "away" in e.status.text
+            ]
+
+        await guest.until(lambda: len(away()) >= 2, "the guest counting")
+        assert away()[0] == "The host is away — waiting for it to come back (0 s)"
+        assert away()[1] == "The host is away — waiting for it to come back (1 s)"
+        # Someone else took the old port: the table comes back on another one.
+        squatter = await asyncio.start_server(lambda r, w: w.close(), LOOPBACK, port)
+        unfinished = unfinished_table(tmp_path / "host")
+        assert unfinished is not None and str(unfinished.stored.config.code) == code
+        resumed_door = TableDoor(
+            PACK, pace=BotPace(0), data_dir=tmp_path / "host", interface=LOOPBACK, port=None
+        )
+        host = Recorder(resumed_door.resume(unfinished, "Ada"), steps=3000, tick=0.005)
+        await host.table.open()
+        await host.until(lambda: host.table.host is not None, "the host back")
+        assert host.table.host.port != port and host.table.host.tables()[0].code == code
+        back = len(guest.events)
+        await guest.until(
+            lambda: any(
+                isinstance(e, StatusChanged) and e.status.text.startswith("At the table at")
+                for e in guest.events[back:]
+            ),
+            "the guest back",
+        )
+        new_port = host.table.host.port
+        status = [e for e in guest.events[back:] if isinstance(e, StatusChanged)][-1]
+        assert f"{LOOPBACK}:{new_port}" in status.status.text and code in status.status.text
+    finally:
+        if squatter is not None:
+            squatter.close()
+        if guest is not None:
+            await guest.stop()
+        await host.stop()
+
+
+async def test_domicile_play_offers_the_unfinished_table_instead_of_putting_it_aside(
+    tmp_path: Path,
+) -> None:
+    first = DomicileApp(laptop(tmp_path, 0), defaults=settings(), open_at_once=True)
+    async with first.run_test(size=WIDE) as pilot:
+        await long_wait(pilot, lambda: bool(first.lobby and first.lobby.can_start), "the lobby")
+        code = first.lobby.code  # type: ignore[union-attr]
+        await pilot.press("enter")
+        await long_wait(pilot, lambda: first.view is not None, "the game")
+        await pilot.press("ctrl+q", "y")
+    second = DomicileApp(laptop(tmp_path, 0), defaults=settings(), open_at_once=True)
+    async with second.run_test(size=WIDE) as pilot:
+        shown = record_notifications(second)
+        await long_wait(pilot, lambda: isinstance(second.screen, StartScreen), "the front door")
+        menu = second.screen.query_one("#menu", OptionList)
+        await long_wait(pilot, lambda: menu.get_option_at_index(0).id == "resume", "Resume")
+        assert code is not None and code in str(menu.get_option_at_index(0).prompt)
+        assert second.session is None  # nothing hosted, nothing put aside
+        await long_wait(pilot, lambda: bool(shown), "the note")
+        assert "Hollowmere is unfinished: resume it (first line)" in shown[0]
+
+
+def test_play_resume_without_an_unfinished_table_says_so(tmp_path: Path) -> None:
+    from domicile_p2p.cli import CommandError, build_parser
+    from domicile_tui.cli import unfinished_from
+
+    args = build_parser().parse_args(["play", "--resume", "--data-dir", str(tmp_path)])
+    with pytest.raises(CommandError, match="no unfinished table to resume in"):
+        unfinished_from(args)

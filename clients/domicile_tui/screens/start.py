@@ -21,10 +21,22 @@ from domicile_tui.widgets.status_bar import BottomBar
 
 if TYPE_CHECKING:  # the network stack loads after the first frame, with the door to tables
     from domicile_p2p.net.adapters.discovery import DiscoveredTable
+    from domicile_p2p.net.adapters.store import UnfinishedTable
 
 TAGLINE = "a game of dreams, for one silent ghost and the investigators of its murder"
 LOOK_EVERY = 4.0
 """Seconds between two looks for tables on the LAN."""
+
+
+def resume_entry(unfinished: UnfinishedTable) -> Content:
+    """The front door's first line when this laptop hosted a table whose game is not over."""
+    config = unfinished.stored.config
+    when = "in its lobby" if unfinished.day is None else f"day {unfinished.day}"
+    return Content.assemble(
+        ("Resume ", "bold"),
+        (config.name, "bold $accent"),
+        (f"  {when} · table {config.nameplate}, code {config.code}", "$text-muted"),
+    )
 
 
 def table_entry(table: DiscoveredTable) -> Content:
@@ -65,6 +77,7 @@ class StartScreen(TableScreen):
     ]
 
     found: reactive[tuple[DiscoveredTable, ...]] = reactive(())
+    unfinished: UnfinishedTable | None = None
 
     def __init__(self, page: StartPage | None = None) -> None:
         super().__init__()
@@ -105,6 +118,29 @@ class StartScreen(TableScreen):
         if self.table.lan:
             self._show_found()
             self.look_for_tables()
+            self.offer_resume()
+
+    @work(exclusive=True, group="resume", exit_on_error=False)
+    async def offer_resume(self) -> None:
+        """Offer first the table this laptop hosted whose game is not over, if any."""
+        import asyncio
+
+        door = await self.table.open_door()
+        try:
+            unfinished = await asyncio.to_thread(door.unfinished)
+        except Exception as error:  # a damaged store: say so, and let the evening go on
+            self.notify(f"The unfinished table cannot be resumed: {error}", severity="warning")
+            return
+        if unfinished is None or self.unfinished is not None:
+            return
+        self.unfinished = unfinished
+        menu = self.query_one("#menu", OptionList)
+        menu.add_option(Option(resume_entry(unfinished), id="resume"))
+        # The new line goes first (OptionList has no insert): rebuild the list behind it.
+        options = [menu.get_option_at_index(i) for i in range(menu.option_count)]
+        menu.clear_options()
+        menu.add_options([options[-1], *options[:-1]])
+        menu.highlighted = 0
 
     @work(exclusive=True, group="discovery", exit_on_error=False)
     async def look_for_tables(self) -> None:
@@ -148,6 +184,8 @@ class StartScreen(TableScreen):
     @on(OptionList.OptionSelected, "#menu")
     async def chosen(self, event: OptionList.OptionSelected) -> None:
         match event.option.id:
+            case "resume" if self.unfinished is not None:
+                self.table.resume(self.unfinished)
             case "host":
                 self.action_host()
             case "join-code":

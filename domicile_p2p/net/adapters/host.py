@@ -29,7 +29,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final
 
@@ -94,6 +94,9 @@ class HostConfig:
     codes: tuple[JoinCode, ...] = ()
     """Codes for the first tables (the rest are drawn at random)."""
     resume: bool = False
+    owner: int | None = None
+    """The seat of the person hosting from their laptop (``domicile play``), kept with the
+    table (and the port it listened on) so that it resumes as it was."""
     bot_delay: float = 0.0
     advertise: bool = True
     pack: Pack | None = None
@@ -193,6 +196,7 @@ class RunningHost:
         self.identity: Identity = load_or_create_identity(config.data_dir)
         self.certificate: HostCertificate = load_or_create_certificate(self.store.host_dir)
         self.rooms: dict[int, Room] = {}
+        self._stored: dict[int, StoredTable] = {}
         self.port = 0
         self.server: HostServer | None = None
         self._advertiser: Advertiser | None = None
@@ -219,6 +223,7 @@ class RunningHost:
         game: HostedGame | None = None,
         holders: Sequence[SeatHolder] = (),
     ) -> Room:
+        self._stored[stored.config.nameplate] = stored
         return Room(
             stored.config,
             self._game_factory(stored.config),
@@ -250,7 +255,7 @@ class RunningHost:
         for index, code in enumerate(codes, start=1):
             name = config.name if config.tables == 1 else f"{config.name} {index}"
             room = RoomConfig(code.nameplate, code, name, config.investigators, config.difficulty)
-            tables.append(StoredTable(room, frozenset(bots)))
+            tables.append(StoredTable(room, frozenset(bots), owner=config.owner))
         return tables
 
     def _load_tables(self) -> list[Room]:
@@ -334,6 +339,10 @@ class RunningHost:
             raise HostError(
                 f"cannot listen on {bind}:{self.config.port}: {exc.strerror or exc}"
             ) from None
+        for stored in list(self._stored.values()):
+            if stored.owner is not None and stored.port != self.port:
+                # A laptop's table comes back on the same port when it is free.
+                self._save(replace(stored, port=self.port))
         self.log(
             "listening",
             {
@@ -475,13 +484,17 @@ class RunningHost:
         empty = {seat for seat in room.config.seats if seat not in room.holders}
         if empty - room.bot_seats:
             room.bot_seats |= empty
-            self.store.save_table(StoredTable(room.config, frozenset(room.bot_seats)))
+            self._save(replace(self._stored[room.nameplate], bot_seats=frozenset(room.bot_seats)))
         try:
             effects = server.session.start_table(room.nameplate, asyncio.get_running_loop().time())
         except Refusal as refusal:
             raise HostError(str(refusal)) from None
         server.apply(effects)
         self._bots_back(room.nameplate)
+
+    def _save(self, stored: StoredTable) -> None:
+        self._stored[stored.config.nameplate] = stored
+        self.store.save_table(stored)
 
     def _only_room(self) -> Room:
         if len(self.rooms) != 1:

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
@@ -27,7 +27,7 @@ from domicile_p2p.net.adapters.files import AppendLog, read_lines, write_atomic
 from domicile_p2p.net.join.codes import JoinCode, parse_code
 from domicile_p2p.net.sessions.room import RoomConfig
 from domicile_p2p.rules import Difficulty
-from domicile_p2p.transcript import Event
+from domicile_p2p.transcript import Event, Replica, TranscriptError
 from domicile_p2p.transcript.files import write_transcript
 
 HOST_DIR: Final = "host"
@@ -43,23 +43,32 @@ class StoreError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class StoredTable:
-    """What ``table.json`` keeps: enough to rebuild the room with the same code."""
+    """What ``table.json`` keeps: enough to rebuild the room with the same code.
+
+    A table hosted from a player's laptop (``domicile play``) also keeps its ``owner``'s
+    seat and the ``port`` it listened on, so that it comes back as it was.
+    """
 
     config: RoomConfig
     bot_seats: frozenset[int]
+    owner: int | None = None
+    port: int | None = None
 
     def to_json(self) -> bytes:
         config = self.config
-        return canonical.encode(
-            {
-                "nameplate": config.nameplate,
-                "code": str(config.code),
-                "name": config.name,
-                "investigators": config.investigators,
-                "difficulty": config.difficulty.value,
-                "bots": sorted(self.bot_seats),
-            }
-        )
+        value: dict[str, Any] = {
+            "nameplate": config.nameplate,
+            "code": str(config.code),
+            "name": config.name,
+            "investigators": config.investigators,
+            "difficulty": config.difficulty.value,
+            "bots": sorted(self.bot_seats),
+        }
+        if self.owner is not None:
+            value["owner"] = self.owner
+        if self.port is not None:
+            value["port"] = self.port
+        return canonical.encode(value)
 
     @classmethod
     def from_json(cls, data: bytes, source: Path) -> StoredTable:
@@ -74,11 +83,25 @@ class StoredTable:
                 difficulty=Difficulty(value["difficulty"]),
             )
             bots = frozenset(int(seat) for seat in value["bots"])
+            owner = int(value["owner"]) if "owner" in value else None
+            port = int(value["port"]) if "port" in value else None
         except (canonical.CanonicalError, KeyError, TypeError, ValueError) as exc:
             raise StoreError(f"{source} is damaged ({exc}); move it away to start afresh") from None
         if code.nameplate != config.nameplate:
             raise StoreError(f"{source}: the code does not match the table number")
-        return cls(config, bots)
+        return cls(config, bots, owner, port)
+
+
+@dataclass(frozen=True, slots=True)
+class UnfinishedTable:
+    """A table of an earlier run that ``--resume`` would bring back: still in its lobby
+    (``game_id`` and ``day`` ``None``) or in the middle of a game."""
+
+    stored: StoredTable
+    game_id: str | None = None
+    day: int | None = None
+    names: Mapping[int, str] = field(default_factory=dict)
+    """Who sits where in the game (from its genesis)."""
 
 
 class HostStore:
@@ -111,6 +134,27 @@ class HostStore:
             if path.is_file():
                 tables.append(StoredTable.from_json(path.read_bytes(), path))
         return tables
+
+    def unfinished_tables(self) -> list[UnfinishedTable]:
+        """The tables of an earlier run whose game is not over (their logs checked again)."""
+        unfinished = []
+        for stored in self.stored_tables():
+            events = self.load_events(stored.config.nameplate)
+            if not events:
+                unfinished.append(UnfinishedTable(stored))
+                continue
+            try:
+                replica = Replica.from_events(events)
+            except TranscriptError as exc:
+                path = self.table_dir(stored.config.nameplate) / EVENTS_FILE
+                raise StoreError(f"{path} does not check out: {exc}") from None
+            if replica.over:
+                continue
+            state = replica.state
+            names = {entry.seat: entry.name for entry in replica.table.genesis.seats}
+            day = state.day if state is not None else None
+            unfinished.append(UnfinishedTable(stored, replica.game_id, day, names))
+        return unfinished
 
     def discard_all(self) -> Path | None:
         """Move the tables of an earlier run out of the way; where they went, if anywhere."""
