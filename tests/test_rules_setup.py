@@ -269,6 +269,8 @@ def test_every_way_to_break_a_rule_has_its_own_error() -> None:
         "NotInHand",
         "RefreshLimit",
         "NothingToDraw",
+        "NoSandGlass",
+        "BadTimeUp",
         "NotOnTableau",
         "WrongCategory",
         "MarkerLocked",

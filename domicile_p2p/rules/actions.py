@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from domicile_p2p.rules.model import GHOST, Verdict
+from domicile_p2p.rules.model import GHOST, TABLE_HOST, Verdict
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,5 +77,19 @@ class CulpritSeance:
     by: int = GHOST
 
 
-Action = Give | GroupGive | Refresh | Place | Lock | Unlock | Chat | Seance | CulpritSeance
+@dataclass(frozen=True, slots=True)
+class TimeUp:
+    """The host: the investigation's sand-glass ran out.
+
+    Every placed, unlocked marker is locked where it stands (``locked``); an
+    active investigator with no marker made no guess today (``no_guess``).  Both
+    lists are in seat order and must be exactly what the state implies.
+    """
+
+    locked: tuple[int, ...]
+    no_guess: tuple[int, ...]
+    by: int = TABLE_HOST
+
+
+Action = Give | GroupGive | Refresh | Place | Lock | Unlock | Chat | Seance | CulpritSeance | TimeUp
 GHOST_ACTIONS = (Give, GroupGive, Refresh, Seance, CulpritSeance)

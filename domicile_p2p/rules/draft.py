@@ -64,6 +64,7 @@ class Draft:
         self.reshuffles = state.reshuffles
         self.last_seance = state.last_seance
         self.outcome = state.outcome
+        self.no_guess = state.no_guess
         secrets = self.secrets = state.secrets
         self.secret = secrets is not None
         self.hand: tuple[str, ...] = () if secrets is None else secrets.hand

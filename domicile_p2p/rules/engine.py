@@ -28,6 +28,7 @@ from domicile_p2p.rules.actions import (
     Place,
     Refresh,
     Seance,
+    TimeUp,
     Unlock,
 )
 from domicile_p2p.rules.draft import Draft
@@ -128,7 +129,10 @@ def apply(state: GameState, action: Action) -> GameState:
         return _chat(state, action)
     if state.phase is Phase.ENDED:
         raise errors.GameOver(f"the game is over ({state.outcome}); only chat is possible")
-    if isinstance(action, GHOST_ACTIONS):
+    if isinstance(action, TimeUp):
+        if state.config.timer is None:
+            raise errors.NoSandGlass("this table plays without a sand-glass: time cannot run out")
+    elif isinstance(action, GHOST_ACTIONS):
         if action.by != GHOST:
             raise errors.GhostOnly(f"only the Ghost may {_describe(action)}")
     else:
@@ -155,6 +159,8 @@ def apply(state: GameState, action: Action) -> GameState:
             _seance(state, action, draft)
         case CulpritSeance():
             _culprit_seance(state, action, draft)
+        case TimeUp():
+            _time_up(state, action, draft)
         case _:  # pragma: no cover
             raise AssertionError(f"unhandled action {action!r}")
     settle(draft)
@@ -175,6 +181,8 @@ def _describe(action: Action) -> str:
             return "unlock a marker"
         case Seance() | CulpritSeance():
             return "announce the séance"
+        case TimeUp():
+            return "call time"
         case Chat():
             return "chat"
 
@@ -268,7 +276,14 @@ def _seance(state: GameState, action: Seance, draft: Draft) -> None:
     for verdict in ordered:
         investigator = state.investigator(verdict.seat)
         marker, seeking = investigator.marker, investigator.seeking
-        assert marker is not None and seeking is not None  # every active marker is locked
+        assert seeking is not None  # every judged investigator still seeks a card
+        if marker is None:  # the sand-glass ran out before this seat placed a marker
+            if verdict.correct:
+                raise errors.BadVerdict(
+                    f"{state.config.name(verdict.seat)} made no guess today: the séance "
+                    "must call it wrong"
+                )
+            continue
         if state.secrets is not None:
             truth = state.secrets.column(verdict.seat).card(seeking) == marker
             if verdict.correct != truth:
@@ -290,7 +305,12 @@ def _seance(state: GameState, action: Seance, draft: Draft) -> None:
 
 
 def _culprit_seance(state: GameState, action: CulpritSeance, draft: Draft) -> None:
-    accused = state.investigators[0].marker
+    accused = state.accusation
+    if accused is None and action.correct:
+        raise errors.BadVerdict(
+            "the sand-glass ran out before the group agreed on one Character: the séance "
+            "must call the accusation wrong"
+        )
     if state.secrets is not None:
         culprit = state.secrets.column(state.secrets.culprit).character
         if action.correct != (accused == culprit):
@@ -402,6 +422,29 @@ def _lock(state: GameState, action: Lock, draft: Draft) -> None:
     draft.change_investigator(action.by, _with_lock(investigator, True))
 
 
+def time_up(state: GameState) -> TimeUp:
+    """The time-up the state implies: the active seats whose marker is placed but not
+    locked, and those with no marker, each in seat order (the host's statement)."""
+    active = [(seat, state.investigator(seat)) for seat in state.active_seats]
+    return TimeUp(
+        locked=tuple(seat for seat, inv in active if inv.marker is not None and not inv.locked),
+        no_guess=tuple(seat for seat, inv in active if inv.marker is None),
+    )
+
+
+def _time_up(state: GameState, action: TimeUp, draft: Draft) -> None:
+    due = time_up(state)
+    if (action.locked, action.no_guess) != (due.locked, due.no_guess):
+        raise errors.BadTimeUp(
+            f"time's up must lock the placed markers of seats {list(due.locked)} and record "
+            f"no guess for seats {list(due.no_guess)}, not {list(action.locked)} and "
+            f"{list(action.no_guess)}"
+        )
+    for seat in due.locked:
+        draft.change_investigator(seat, _with_lock(state.investigator(seat), True))
+    draft.no_guess = due.no_guess
+
+
 def _unlock(state: GameState, action: Unlock, draft: Draft) -> None:
     investigator = state.investigator(action.by)
     if not investigator.locked:
@@ -474,7 +517,7 @@ def true_seance(state: GameState, ghost: Secrets | GhostKnowledge) -> Seance | C
     """
     if state.stage is Stage.CULPRIT:
         culprit = ghost.column(ghost.culprit).character
-        return CulpritSeance(state.investigators[0].marker == culprit)
+        return CulpritSeance(state.accusation == culprit)
     verdicts = []
     for seat in state.active_seats:
         investigator = state.investigator(seat)

@@ -92,6 +92,15 @@ class MarkerNotLocked(RuleError):
     """Only a locked marker can be unlocked."""
 
 
+class NoSandGlass(RuleError):
+    """Time cannot run out at a table that plays without a sand-glass."""
+
+
+class BadTimeUp(RuleError):
+    """A time-up that does not lock exactly the placed, unlocked markers, or does not
+    name exactly the investigators without a marker."""
+
+
 class BadVerdict(RuleError):
     """A séance announcement that does not name exactly the investigators it judges."""
 

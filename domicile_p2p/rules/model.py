@@ -17,6 +17,9 @@ from typing import Final
 GHOST: Final = 0
 """The Ghost's seat.  Investigators sit in seats ``1..K``."""
 
+TABLE_HOST: Final = -1
+"""Who makes the host's own moves (the sand-glass running out): no seat, the host."""
+
 HAND_SIZE: Final = 7
 LAST_DAY: Final = 7
 MAX_INVESTIGATORS: Final = 6
@@ -96,6 +99,9 @@ class TableConfig:
     investigator_names: tuple[str, ...]
     dream_cards: tuple[str, ...]
     ghost_name: str = "The Ghost"
+    timer: int | None = None
+    """Seconds of the investigation's sand-glass, or ``None`` (no time limit).  The
+    engine keeps no clock: the host says when time is up (:class:`TimeUp`)."""
     dream_card_set: frozenset[str] = field(init=False, repr=False, compare=False)
     """``dream_cards`` as a set, built once: every give checks its cards against it."""
 
@@ -255,6 +261,9 @@ class GameState:
     last_seance: tuple[Verdict, ...] = ()
     outcome: Outcome | None = None
     secrets: Secrets | None = None
+    no_guess: tuple[int, ...] = ()
+    """Seats the sand-glass ran out on before they placed a marker, this round: each
+    made no guess, which the séance must judge wrong."""
 
     def investigator(self, seat: int) -> Investigator:
         return self.investigators[seat - 1]
@@ -274,6 +283,13 @@ class GameState:
     def grouped_tableau(self) -> tuple[tuple[str, ...], ...]:
         """Stage Two's tableau: each investigator's three cards, grouped, in seat order."""
         return tuple(inv.found for inv in self.investigators)
+
+    @property
+    def accusation(self) -> str | None:
+        """Stage Two: the Character every marker stands on (``None``: they differ, or one is
+        missing)."""
+        markers = {investigator.marker for investigator in self.investigators}
+        return markers.pop() if len(markers) == 1 else None
 
     @property
     def dreams_in_play(self) -> frozenset[str]:

@@ -24,6 +24,9 @@ Stage One (Plot)
                    ALL_SERVED    -> INVESTIGATION.
     INVESTIGATION  the remaining markers are placed and locked.
                    ALL_LOCKED    -> SEANCE.
+                   TIME_UP       (the host's sand-glass ran out: placed markers
+                                  locked, a seat without one made no guess)
+                                 -> SEANCE.
     SEANCE         the Ghost announces each verdict; the round ends.
                    CALENDAR_OUT  (day 7) -> ENDED, lost;
                    PLOT_SOLVED   (every investigator holds three cards)
@@ -35,7 +38,10 @@ Stage Two (Culprit)
     DREAMS         the Ghost gives three dream cards to the group.
                    GROUP_SERVED  -> INVESTIGATION.
     INVESTIGATION  every marker goes on a Character of the grouped tableau.
-                   UNANIMOUS     (all locked on the same one) -> SEANCE.
+                   UNANIMOUS     (all locked on the same one) -> SEANCE; an
+                                 unlock after that is too late.
+                   TIME_UP       as in Stage One -> SEANCE; unless every marker
+                                 stands on one Character, nobody is accused.
     SEANCE         the Ghost announces the verdict.
                    CULPRIT_NAMED -> ENDED, won;
                    CALENDAR_OUT  (day 7) -> ENDED, lost;
@@ -67,6 +73,7 @@ from domicile_p2p.rules.actions import (
     Place,
     Refresh,
     Seance,
+    TimeUp,
     Unlock,
 )
 from domicile_p2p.rules.draft import Draft
@@ -84,6 +91,7 @@ class Trigger(Enum):
     ALL_SERVED = "every active investigator has received this round's dreams"
     GROUP_SERVED = "the group has received this round's dreams"
     ALL_LOCKED = "every active marker is locked"
+    TIME_UP = "the sand-glass ran out: every placed marker is locked where it stands"
     UNANIMOUS = "every marker is locked on the same Character"
     CULPRIT_NAMED = "the séance found the group's accusation right"
     CALENDAR_OUT = "the séance of the seventh day is over"
@@ -96,11 +104,13 @@ Position = tuple[Stage, Phase]
 TRANSITIONS: Final[dict[tuple[Stage, Phase, Trigger], Position]] = {
     (Stage.PLOT, Phase.DREAMS, Trigger.ALL_SERVED): (Stage.PLOT, Phase.INVESTIGATION),
     (Stage.PLOT, Phase.INVESTIGATION, Trigger.ALL_LOCKED): (Stage.PLOT, Phase.SEANCE),
+    (Stage.PLOT, Phase.INVESTIGATION, Trigger.TIME_UP): (Stage.PLOT, Phase.SEANCE),
     (Stage.PLOT, Phase.SEANCE, Trigger.CALENDAR_OUT): (Stage.PLOT, Phase.ENDED),
     (Stage.PLOT, Phase.SEANCE, Trigger.PLOT_SOLVED): (Stage.CULPRIT, Phase.DREAMS),
     (Stage.PLOT, Phase.SEANCE, Trigger.NEXT_DAY): (Stage.PLOT, Phase.DREAMS),
     (Stage.CULPRIT, Phase.DREAMS, Trigger.GROUP_SERVED): (Stage.CULPRIT, Phase.INVESTIGATION),
     (Stage.CULPRIT, Phase.INVESTIGATION, Trigger.UNANIMOUS): (Stage.CULPRIT, Phase.SEANCE),
+    (Stage.CULPRIT, Phase.INVESTIGATION, Trigger.TIME_UP): (Stage.CULPRIT, Phase.SEANCE),
     (Stage.CULPRIT, Phase.SEANCE, Trigger.CULPRIT_NAMED): (Stage.CULPRIT, Phase.ENDED),
     (Stage.CULPRIT, Phase.SEANCE, Trigger.CALENDAR_OUT): (Stage.CULPRIT, Phase.ENDED),
     (Stage.CULPRIT, Phase.SEANCE, Trigger.NEXT_DAY): (Stage.CULPRIT, Phase.DREAMS),
@@ -111,11 +121,11 @@ _MARKERS: Final = frozenset({Place, Lock, Unlock, Chat})
 
 MOVES: Final[dict[Position, frozenset[type]]] = {
     (Stage.PLOT, Phase.DREAMS): frozenset({Give, Refresh}) | _MARKERS,
-    (Stage.PLOT, Phase.INVESTIGATION): _MARKERS,
+    (Stage.PLOT, Phase.INVESTIGATION): _MARKERS | {TimeUp},
     (Stage.PLOT, Phase.SEANCE): frozenset({Seance, Chat}),
     (Stage.PLOT, Phase.ENDED): frozenset({Chat}),
     (Stage.CULPRIT, Phase.DREAMS): frozenset({GroupGive, Refresh, Chat}),
-    (Stage.CULPRIT, Phase.INVESTIGATION): _MARKERS,
+    (Stage.CULPRIT, Phase.INVESTIGATION): _MARKERS | {TimeUp},
     (Stage.CULPRIT, Phase.SEANCE): frozenset({CulpritSeance, Chat}),
     (Stage.CULPRIT, Phase.ENDED): frozenset({Chat}),
 }
@@ -159,6 +169,10 @@ def _unanimous(draft: Draft) -> bool:
     return all(inv.locked for inv in active) and len({inv.marker for inv in active}) == 1
 
 
+def _timed_out(draft: Draft) -> bool:
+    return isinstance(draft.action, TimeUp)
+
+
 def _seance_over(draft: Draft) -> bool:
     return isinstance(draft.action, Seance | CulpritSeance)
 
@@ -179,6 +193,7 @@ HOLDS: Final[dict[Trigger, Callable[[Draft], bool]]] = {
     Trigger.ALL_SERVED: _all_served,
     Trigger.GROUP_SERVED: _group_served,
     Trigger.ALL_LOCKED: _all_locked,
+    Trigger.TIME_UP: _timed_out,
     Trigger.UNANIMOUS: _unanimous,
     Trigger.CULPRIT_NAMED: _culprit_named,
     Trigger.CALENDAR_OUT: _calendar_out,
@@ -198,6 +213,7 @@ def _end_round(draft: Draft) -> None:
         Investigator(found=inv.found, dreams=inv.dreams) for inv in draft.investigators
     ]
     draft.refreshes_this_round = 0
+    draft.no_guess = ()
     # Drawing up here as well as after each give matters only when the hand ran dry
     # with both piles empty: a séance may have refilled the discard pile since.
     draft.draw_up()

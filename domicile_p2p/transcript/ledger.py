@@ -62,6 +62,7 @@ from domicile_p2p.rules import (
     RuleError,
     Tableau,
     TableConfig,
+    TimeUp,
     new_game,
 )
 from domicile_p2p.transcript import reveal
@@ -86,6 +87,7 @@ from domicile_p2p.transcript.schema import (
     SeanceBody,
     SlotCommitsBody,
     TableauBody,
+    TimeUpBody,
 )
 
 
@@ -180,7 +182,11 @@ STEPS: Final[Mapping[Step, StepRule]] = MappingProxyType(
             host=_ABORT,
             owed=frozenset({Kind.SLOT_COMMITS}),
         ),
-        Step.PLAY: StepRule(ghost=GHOST_MOVES, investigators=INVESTIGATOR_MOVES, host=_ABORT),
+        Step.PLAY: StepRule(
+            ghost=GHOST_MOVES,
+            investigators=INVESTIGATOR_MOVES,
+            host=_ABORT | {Kind.TIME_UP},  # the rules engine says when time may run out
+        ),
         Step.GAME_OVER: StepRule(
             host=frozenset({Kind.GAME_OVER}), owed=frozenset({Kind.GAME_OVER})
         ),
@@ -288,6 +294,7 @@ def read_genesis(event: Event) -> TableSetup:
         investigator_names=tuple(entry.name for entry in seats[1:]),
         dream_cards=body.cards.dream,
         ghost_name=seats[0].name,
+        timer=body.timer,
     )
     size = config.rules.tableau_size(investigators)
     for category, ids in cards.items():
@@ -451,6 +458,8 @@ class Ledger:
                 return self._check_game_over(event.seq, body)
             case AbortBody():
                 return self._check_abort(event.seq, body)
+            case TimeUpBody():
+                return self._time_up(event.seq, body)
         raise AssertionError(f"{event.kind.value} is a host statement STEPS never accepts")
 
     def _player_action(self, event: Event, seat: int) -> Ledger:
@@ -509,6 +518,8 @@ class Ledger:
             case Kind.REVEAL:
                 return "the Ghost revealed its seed twice"
         when = "the game has not started" if step in SETUP_STEPS else "the game is over"
+        if kind is Kind.TIME_UP:
+            return f"time cannot run out now: {when}"
         return f"{kind.value} is not possible now: {when}"
 
     def _ghost_commit(self, body: GhostCommitBody) -> Ledger:
@@ -614,6 +625,17 @@ class Ledger:
             ledger = replace(ledger, step=Step.GAME_OVER)
         return ledger
 
+    def _time_up(self, seq: int, body: TimeUpBody) -> Ledger:
+        """The host's sand-glass ran out: the rules engine locks and records, like a move."""
+        state = self.state
+        assert state is not None
+        action = TimeUp(body.locked, body.no_guess)
+        try:
+            after, foresight = reveal.play(self.foresight, state, action, seq)
+        except RuleError as exc:
+            raise Fault(Check.PUBLIC_RULES, HOST, str(exc)) from None
+        return replace(self, state=after, moves=(*self.moves, (seq, action)), foresight=foresight)
+
     def _check_openings(self, event: Event, before: GameState) -> tuple[OpenedSlot, ...]:
         body = event.body
         if isinstance(body, SeanceBody):
@@ -624,7 +646,7 @@ class Ledger:
             for verdict in body.verdicts:
                 investigator = before.investigator(verdict.seat)
                 seeking, marker = investigator.seeking, investigator.marker
-                assert seeking is not None and marker is not None  # the engine checked
+                assert seeking is not None  # the engine checked
                 slot = column_slot(verdict.seat, seeking)
                 what = f"{self.table.describe(verdict.seat)}'s {seeking.label}"
                 found = self._opening(
@@ -634,8 +656,7 @@ class Ledger:
                     opened.append(found)
             return tuple(opened)
         if isinstance(body, CulpritSeanceBody):
-            accused = before.investigators[0].marker
-            assert accused is not None  # the engine checked the markers are unanimous
+            accused = before.accusation  # None only when called wrong (the engine checked)
             found = self._opening(
                 event.seq, CULPRIT_SLOT, "the accusation", body.correct, body.opening, accused
             )
@@ -649,7 +670,7 @@ class Ledger:
         what: str,
         correct: bool,
         opening: Opening | None,
-        marker: str,
+        marker: str | None,
     ) -> OpenedSlot | None:
         ghost = party(GHOST)
         if not correct:
@@ -658,6 +679,7 @@ class Ledger:
             return None
         if opening is None:
             raise Fault(Check.OPENINGS, ghost, f"{what} is called correct without an opening")
+        assert marker is not None  # the engine refuses a "correct" guess that was never made
         if opening.card != marker:
             raise Fault(
                 Check.OPENINGS,

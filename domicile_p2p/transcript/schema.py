@@ -67,12 +67,22 @@ Name = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_NAME_LENGTH)]
 ChatText = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_CHAT_LENGTH)]
 Reason = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_REASON_LENGTH)]
 Day = Annotated[int, msgspec.Meta(ge=1, le=LAST_DAY)]
+MIN_TIMER: Final = 10
+MAX_TIMER: Final = 3600
+TimerSeconds = Annotated[
+    int,
+    msgspec.Meta(
+        ge=MIN_TIMER,
+        le=MAX_TIMER,
+        description="seconds of the investigation's sand-glass",
+    ),
+]
 if TYPE_CHECKING:
     DifficultyName = str  # a Literal built at run time is beyond the type checker
 else:
     # The rules' difficulty names, as a Literal so the schema spells them out as values.
     DifficultyName = Literal[tuple(difficulty.value for difficulty in Difficulty)]
-HostKindName = Literal["genesis", "deal", "game-over", "abort"]
+HostKindName = Literal["genesis", "deal", "game-over", "abort", "time-up"]
 PlayerKindName = Literal[
     "ghost-commit",
     "entropy-commit",
@@ -96,12 +106,13 @@ class Body(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class Kind(StrEnum):
-    """Every event kind.  The host states four; players sign the rest."""
+    """Every event kind.  The host states five; players sign the rest."""
 
     GENESIS = "genesis"
     DEAL = "deal"
     GAME_OVER = "game-over"
     ABORT = "abort"
+    TIME_UP = "time-up"
     GHOST_COMMIT = "ghost-commit"
     ENTROPY_COMMIT = "entropy-commit"
     ENTROPY_REVEAL = "entropy-reveal"
@@ -155,6 +166,7 @@ class GenesisBody(Body, frozen=True):
     seats: tuple[SeatEntry, ...]
     pack: PackRef
     cards: CardLists
+    timer: TimerSeconds | None
 
 
 class TableauBody(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -184,6 +196,14 @@ class AbortBody(Body, frozen=True):
 
     reason: Reason
     seats: tuple[Seat, ...]
+
+
+class TimeUpBody(Body, frozen=True):
+    """By the host, when the investigation's sand-glass ran out: the seats whose placed
+    markers it locked, and the active seats with no marker (no guess today), each sorted."""
+
+    locked: tuple[InvestigatorSeat, ...]
+    no_guess: tuple[InvestigatorSeat, ...]
 
 
 # --------------------------------------------------------------------- setup actions
@@ -302,6 +322,7 @@ BODY_TYPES: Final[dict[Kind, type[Body]]] = {
     Kind.DEAL: DealBody,
     Kind.GAME_OVER: GameOverBody,
     Kind.ABORT: AbortBody,
+    Kind.TIME_UP: TimeUpBody,
     Kind.GHOST_COMMIT: GhostCommitBody,
     Kind.ENTROPY_COMMIT: EntropyCommitBody,
     Kind.ENTROPY_REVEAL: EntropyRevealBody,
@@ -318,7 +339,7 @@ BODY_TYPES: Final[dict[Kind, type[Body]]] = {
     Kind.REVEAL: RevealBody,
 }
 
-HOST_KINDS: Final = frozenset({Kind.GENESIS, Kind.DEAL, Kind.GAME_OVER, Kind.ABORT})
+HOST_KINDS: Final = frozenset({Kind.GENESIS, Kind.DEAL, Kind.GAME_OVER, Kind.ABORT, Kind.TIME_UP})
 """Statements of the host: signed by the host alone."""
 
 GHOST_KINDS: Final = frozenset(
@@ -358,7 +379,8 @@ class SignedActionRecord(msgspec.Struct, frozen=True, forbid_unknown_fields=True
 
 
 class HostEventRecord(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """A transcript line holding a statement of the host (genesis, deal, game-over, abort)."""
+    """A transcript line holding a statement of the host (genesis, deal, game-over, abort,
+    time-up)."""
 
     seq: Sequence
     prev: Hex32

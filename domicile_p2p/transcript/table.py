@@ -12,6 +12,7 @@ Usage (the network host wraps exactly this)::
     table = Table.open(host_identity, genesis_body)      # event 0
     new_events = table.submit(signed_action)              # or Rejected
     table.abort_stalled()                                 # after a setup timeout
+    table.time_up()                                       # the sand-glass ran out
     Table.resume(host_identity, events_from_disk)         # --resume
 
 Two host statements follow an action by themselves, in the same
@@ -25,6 +26,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Final
 
 from domicile_p2p.identity import Identity, PublicKey
+from domicile_p2p.rules import Phase, time_up
 from domicile_p2p.transcript.codec import GENESIS_PREV, Event, SignedAction
 from domicile_p2p.transcript.errors import (
     HOST,
@@ -35,7 +37,7 @@ from domicile_p2p.transcript.errors import (
     Rejected,
     Violation,
 )
-from domicile_p2p.transcript.ledger import Ledger, read_genesis
+from domicile_p2p.transcript.ledger import Ledger, Step, read_genesis
 from domicile_p2p.transcript.replica import Record, Replica
 from domicile_p2p.transcript.schema import (
     PROTOCOL_VERSION,
@@ -47,6 +49,7 @@ from domicile_p2p.transcript.schema import (
     Kind,
     PackRef,
     SeatEntry,
+    TimeUpBody,
 )
 
 
@@ -59,6 +62,7 @@ def make_genesis(
     pack_id: str,
     pack_hash: str,
     cards: CardLists,
+    timer: int | None = None,
 ) -> GenesisBody:
     """The genesis of a table: ``seats[0]`` is the Ghost, the others the investigators."""
     return GenesisBody(
@@ -69,6 +73,7 @@ def make_genesis(
         seats=tuple(SeatEntry(index, name, key.hex) for index, (name, key) in enumerate(seats)),
         pack=PackRef(pack_id, pack_hash),
         cards=cards,
+        timer=timer,
     )
 
 
@@ -191,6 +196,23 @@ class Table(Record):
         assert owed is not None  # it is awaited
         doing = _NOT_DONE[owed]
         return self.abort(f"{names} {doing} in time", seats)
+
+    def time_up(self) -> Event:
+        """The investigation's sand-glass ran out: a ``time-up`` statement that locks every
+        placed marker where it stands and records the seats without one as no guess.
+
+        The host's session decides when (it keeps the clock); raises
+        :class:`HostMisuse` when time cannot run out now (no sand-glass at this
+        table, or no investigation under way).
+        """
+        state = self._ledger.state
+        if self.step is not Step.PLAY or state is None or state.phase is not Phase.INVESTIGATION:
+            raise HostMisuse(f"time cannot run out now ({self.step.value}): no investigation")
+        due = time_up(state)
+        try:
+            return self._state(Kind.TIME_UP, TimeUpBody(due.locked, due.no_guess))
+        except Fault as fault:
+            raise HostMisuse(f"cannot call time: {fault.reason}") from None
 
     # ----------------------------------------------------------------- internals
 
