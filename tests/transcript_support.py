@@ -178,6 +178,7 @@ class Game:
     investigators: int = 2
     difficulty: Difficulty = Difficulty.EASY
     ghost_seed: bytes | None = None
+    timer: int | None = None
     table: Table = field(init=False)
     replica: Replica = field(init=False)
     ghost: GhostAgent = field(init=False)
@@ -198,6 +199,7 @@ class Game:
             pack_id=PACK_ID,
             pack_hash=PACK_HASH,
             cards=CARDS,
+            timer=self.timer,
         )
         self.table = Table.open(self.keys.host, genesis)
         self.replica = Replica(self.table.events[0])
@@ -224,6 +226,12 @@ class Game:
         for event in events:
             self.replica.receive(event)
         return events
+
+    def time_up(self) -> Event:
+        """The host calls time (its sand-glass ran out); every peer receives the statement."""
+        event = self.table.time_up()
+        self.replica.receive(event)
+        return event
 
     def setup(self, slot_commits: Callable[[Game], SignedAction] | None = None) -> Game:
         """The whole setup; ``slot_commits`` replaces the Ghost's honest slot commitments."""

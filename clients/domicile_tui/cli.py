@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from domicile_p2p.cli import CommandError
+from domicile_p2p.cli._sandglass import add_timer_argument, timer_from
 from domicile_p2p.rules import MAX_INVESTIGATORS, Difficulty
 from domicile_tui.pacing import DEFAULT_MEAN, BotPace
 from domicile_tui.session import MAX_NAME_LENGTH, Role, SettingsError, TableSettings, clean_name
@@ -85,6 +86,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--seed", type=int, help="deal a fixed game (offline tables; for demos and bug reports)"
     )
+    add_timer_argument(parser)
     parser.set_defaults(handler=play)
 
 
@@ -97,6 +99,8 @@ def default_player_name() -> str:
 
 def settings_from(args: argparse.Namespace) -> TableSettings:
     name = args.name if args.name is not None else default_player_name()
+    if args.offline and args.timer is not None:
+        raise CommandError("--timer needs a hosted table: an --offline table has no sand-glass")
     try:
         player = clean_name(name, "player name")
         table = args.table_name if args.table_name is not None else f"{player}'s table"
@@ -106,6 +110,7 @@ def settings_from(args: argparse.Namespace) -> TableSettings:
             role=Role(args.role),
             difficulty=Difficulty(args.difficulty),
             investigators=args.investigators,
+            timer=timer_from(args.timer),
         )
     except SettingsError as error:
         raise CommandError(str(error)) from None

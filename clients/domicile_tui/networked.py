@@ -327,6 +327,7 @@ class NetworkTable:
             interface=self._interface,
             investigators=settings.investigators,
             difficulty=settings.difficulty,
+            timer=settings.timer,
             bot_seats=frozenset(bots - {GHOST}),
             ghost_bot=GHOST in bots,
             # Every seat but the player's is a bot's, open to friends who join with the code,

@@ -80,6 +80,8 @@ class TableSettings:
     difficulty: Difficulty = Difficulty.NORMAL
     investigators: int = 3
     open_seats: frozenset[int] = frozenset()
+    timer: int | None = None
+    """Seconds of each investigation's sand-glass (``None``: no time limit; hosted tables)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "table_name", clean_name(self.table_name, "table name"))

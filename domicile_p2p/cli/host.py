@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from domicile_p2p.cli import CommandError
+from domicile_p2p.cli._sandglass import add_timer_argument, timer_from
 from domicile_p2p.identity import IdentityError, default_data_dir
 from domicile_p2p.net.adapters.gc_pauses import THAW_EVERY
 from domicile_p2p.net.adapters.host import DEFAULT_PORT, HostConfig, HostError, start_host
@@ -66,6 +67,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--investigators", type=int, default=3, metavar="K", help=f"1 to {MAX_INVESTIGATORS}"
     )
     parser.add_argument("--difficulty", default="normal", metavar="D", help=_DIFFICULTIES)
+    add_timer_argument(parser)
     parser.add_argument(
         "--bots",
         default="none",
@@ -176,6 +178,7 @@ def config_from(args: argparse.Namespace) -> HostConfig:
         tables=args.tables,
         investigators=args.investigators,
         difficulty=difficulty,
+        timer=timer_from(args.timer),
         bot_seats=bot_seats(args.bots, args.investigators),
         ghost_bot=args.ghost == "bot",
         lobby_wait=args.lobby_wait,

@@ -135,6 +135,12 @@ class InProcessTable:
             self.replica.receive(event)
         return events
 
+    def time_up(self) -> Event:
+        """The host calls time on the investigation (see :meth:`Table.time_up`)."""
+        event = self.table.time_up()
+        self.replica.receive(event)
+        return event
+
     def set_up(self) -> list[Event]:
         """Commitments, reveals, the deal and the slot commitments: the game can begin.
 
@@ -160,8 +166,14 @@ def play_game(
     pack_hash: str,
     policies: Sequence[Policy],
     on_event: Callable[[Event], None] | None = None,
+    timer: int | None = None,
+    time_runs_out: Callable[[GameState], bool] | None = None,
 ) -> SelfplayResult:
-    """Play a whole game; ``policies[seat]`` plays ``seat`` (the Ghost is seat 0)."""
+    """Play a whole game; ``policies[seat]`` plays ``seat`` (the Ghost is seat 0).
+
+    With a ``timer``, ``time_runs_out(state)`` stands in for the host's clock: asked
+    before each move of an investigation, when it says so the host calls time.
+    """
     genesis = make_genesis(
         game_id=seeds.game_id,
         host=seating.host.public_key,
@@ -172,6 +184,7 @@ def play_game(
         pack_id=pack_id,
         pack_hash=pack_hash,
         cards=cards,
+        timer=timer,
     )
     local = InProcessTable(
         host=seating.host,
@@ -197,7 +210,17 @@ def play_game(
         raise SelfplayError(f"the table refused the setup: {exc}") from exc
     for event in setup:
         report(event)
-    _play(local.replica, local.ghost, local.agents, policies, send)
+    def host_clock() -> None:
+        state = local.replica.state
+        if (
+            time_runs_out is not None
+            and state is not None
+            and state.phase is Phase.INVESTIGATION
+            and time_runs_out(state)
+        ):
+            report(local.time_up())
+
+    _play(local.replica, local.ghost, local.agents, policies, send, host_clock)
     send(local.ghost.reveal())
     return SelfplayResult(local.table.events, local.replica)
 
@@ -208,12 +231,17 @@ def _play(
     agents: Sequence[SeatAgent],
     policies: Sequence[Policy],
     send: Callable[[SignedAction], None],
+    host_clock: Callable[[], None] = lambda: None,
 ) -> None:
-    """Ask the Ghost, then each investigator, for a move, until the game is over."""
+    """Ask the Ghost, then each investigator, for a move, until the game is over.
+
+    ``host_clock`` runs before each seat's turn: the host may call time then.
+    """
     actions = 0
     while replica.step is Step.PLAY:
         acted = False
         for agent, policy in zip(agents, policies, strict=True):
+            host_clock()
             if replica.step is not Step.PLAY:
                 break
             seen = ghost.view() if agent is ghost else agent.view()

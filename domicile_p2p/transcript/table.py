@@ -207,7 +207,7 @@ class Table(Record):
         """
         state = self._ledger.state
         if self.step is not Step.PLAY or state is None or state.phase is not Phase.INVESTIGATION:
-            raise HostMisuse(f"time cannot run out now ({self.step.value}): no investigation")
+            raise HostMisuse("cannot call time now: no investigation is under way")
         due = time_up(state)
         try:
             return self._state(Kind.TIME_UP, TimeUpBody(due.locked, due.no_guess))

@@ -38,7 +38,7 @@ from domicile_p2p.fairness.deal import deal_secrets, deal_tableau
 from domicile_p2p.fairness.derive import ByteStream, stream_bytes
 from domicile_p2p.fairness.seeds import SelfplaySeeds
 from domicile_p2p.identity import Identity
-from domicile_p2p.rules import Category, Difficulty, TableConfig
+from domicile_p2p.rules import LAST_DAY, Category, Difficulty, GameState, Stage, TableConfig
 from domicile_p2p.transcript.codec import Event, SignedAction
 from domicile_p2p.transcript.files import encode_transcript
 from domicile_p2p.transcript.forge import Entry, entries_of, seal
@@ -322,6 +322,34 @@ def honest_game() -> tuple[list[Event], Seating]:
     return list(result.events), seating
 
 
+TIMER: Final = 60
+"""The time-up game's sand-glass: the host calls time on day 2 and on Stage Two's day 7."""
+
+
+def _time_runs_out(state: GameState) -> bool:
+    return state.day == 2 or (state.stage is Stage.CULPRIT and state.day == LAST_DAY)
+
+
+def timed_game() -> list[Event]:
+    """The honest game's seed at a table with a sand-glass, the host calling time twice."""
+    seeds = SelfplaySeeds.from_number(GAME_SEED)
+    seating = Seating.from_seeds(seeds, GAME_INVESTIGATORS)
+    result = play_game(
+        seeds=seeds,
+        seating=seating,
+        difficulty=GAME_DIFFICULTY,
+        cards=GAME_CARDS,
+        pack_id=GAME_PACK_ID,
+        pack_hash=_pack_hash(GAME_CARDS),
+        policies=[
+            PlainPolicy(seat, seeds.bot_seed(seat)) for seat in range(GAME_INVESTIGATORS + 1)
+        ],
+        timer=TIMER,
+        time_runs_out=_time_runs_out,
+    )
+    return list(result.events)
+
+
 def _expected(report: VerifyReport) -> dict[str, Any]:
     error = report.error
     return {
@@ -416,8 +444,10 @@ def game_files() -> dict[str, bytes]:
         "seats": [identity.public_hex for identity in seating.identities],
     }
     expectations: dict[str, Any] = {}
+    files["games/time-up.jsonl"] = encode_transcript(timed_game())
     for name, data in {
         "honest": files["games/honest.jsonl"],
+        "time-up": files["games/time-up.jsonl"],
         **tampered_games(events, seating),
     }.items():
         files[f"games/{name}.jsonl"] = data
@@ -426,9 +456,11 @@ def game_files() -> dict[str, bytes]:
         _doc(
             f"Self-play seed {GAME_SEED}: {GAME_INVESTIGATORS} investigators, "
             f"{GAME_DIFFICULTY.value}, a synthetic pack ('{GAME_PACK_ID}'). 'honest' is the "
-            "game as played; every other file changes one thing and is signed again with the "
-            "game's keys, as a cheating host and Ghost could. 'results' is what verify must "
-            "report for each (without the card pack check).",
+            "game as played; 'time-up' is the same seed at a table with a 60-second "
+            "sand-glass, the host calling time on day 2 and on day 7 (Stage Two); every other "
+            "file changes one thing and is signed again with the game's keys, as a cheating "
+            "host and Ghost could. 'results' is what verify must report for each (without "
+            "the card pack check).",
             keys=keys,
             results=expectations,
         )

@@ -62,8 +62,9 @@ def make_room(
     bot_seats: frozenset[int] = frozenset(),
     starts: Starts = Starts.FULL,
     lobby_wait: float = 0.0,
+    timer: int | None = None,
 ) -> Room:
-    config = RoomConfig(code.nameplate, code, "Test table", investigators, difficulty)
+    config = RoomConfig(code.nameplate, code, "Test table", investigators, difficulty, timer)
     pack = load_default_pack()
 
     def start(holders: Sequence[SeatHolder]) -> HostedGame:
@@ -271,11 +272,16 @@ def make_peer(
 
 
 def seated_table(
-    tmp: Path, investigators: int = 2, *, limits: HostLimits | None = None
+    tmp: Path,
+    investigators: int = 2,
+    *,
+    limits: HostLimits | None = None,
+    timer: int | None = None,
 ) -> tuple[FakeNetwork, list[Peer]]:
     """A fake network with a full table of bots, every seat joined (the game has begun)."""
     network = FakeNetwork(
-        [make_room(Identity.generate(), investigators=investigators)], limits=limits
+        [make_room(Identity.generate(), investigators=investigators, timer=timer)],
+        limits=limits,
     )
     peers = [
         make_peer(tmp / f"seat{seat}", seat=seat, name=f"Bot {seat}")

@@ -11,7 +11,11 @@ from domicile_p2p.cli import CommandError
 from domicile_p2p.cli.host import config_from, register
 from domicile_p2p.net.adapters.gc_pauses import THAW_EVERY
 from domicile_p2p.net.adapters.host import HostConfig
+from domicile_p2p.net.adapters.store import StoredTable
+from domicile_p2p.net.join.codes import JoinCode
 from domicile_p2p.net.sessions.guards.setup import DEFAULT_SETUP_TIMEOUT
+from domicile_p2p.net.sessions.room import RoomConfig
+from domicile_p2p.rules import Difficulty
 
 
 def _config(tmp_path: Path, *options: str) -> HostConfig:
@@ -31,6 +35,15 @@ def test_a_host_takes_a_thousand_tables_and_a_setup_timeout(tmp_path: Path) -> N
     assert _config(tmp_path, "--gc-thaw-every", "60").gc_thaw_every == 60.0
 
 
+def test_a_host_takes_a_sand_glass_and_keeps_it_with_the_table(tmp_path: Path) -> None:
+    assert _config(tmp_path).timer is None
+    config = _config(tmp_path, "--timer", "90")
+    assert config.timer == 90
+    room = RoomConfig(4, JoinCode(4, "raven", "lantern"), "T", 2, Difficulty.EASY, config.timer)
+    stored = StoredTable(room, frozenset())
+    assert StoredTable.from_json(stored.to_json(), tmp_path).config.timer == 90
+
+
 @pytest.mark.parametrize(
     ("options", "reason"),
     [
@@ -38,6 +51,8 @@ def test_a_host_takes_a_thousand_tables_and_a_setup_timeout(tmp_path: Path) -> N
         (("--gc-thaw-every", "0.5"), "GC thaw"),
         (("--tables", "10000"), "1 to 9999 tables"),
         (("--code", "10000-raven-lantern"), "1 to 9999"),
+        (("--timer", "9"), "--timer is 10 to 3600 seconds, not 9"),
+        (("--timer", "3601"), "--timer is 10 to 3600 seconds"),
     ],
 )
 def test_out_of_range_options_are_refused_saying_why(

@@ -80,6 +80,8 @@ class HostConfig:
     tables: int = 1
     investigators: int = 3
     difficulty: Difficulty = Difficulty.NORMAL
+    timer: int | None = None
+    """Seconds of each investigation's sand-glass (``None``: no time limit)."""
     bot_seats: frozenset[int] = frozenset()
     """Investigator seats the host plays with bots."""
     ghost_bot: bool = False
@@ -254,7 +256,9 @@ class RunningHost:
         tables = []
         for index, code in enumerate(codes, start=1):
             name = config.name if config.tables == 1 else f"{config.name} {index}"
-            room = RoomConfig(code.nameplate, code, name, config.investigators, config.difficulty)
+            room = RoomConfig(
+                code.nameplate, code, name, config.investigators, config.difficulty, config.timer
+            )
             tables.append(StoredTable(room, frozenset(bots), owner=config.owner))
         return tables
 
@@ -378,6 +382,7 @@ class RunningHost:
             "state": room.state.value,
             "investigators": room.config.investigators,
             "difficulty": room.config.difficulty.value,
+            "timer": room.config.timer,
             "seats_free": room.seats_free,
             "bots": sorted(room.bot_seats),
             "starts": room.starts.value,

@@ -4,7 +4,7 @@ Layout (under the ``--data-dir``)::
 
     identity-ed25519.pem              the host's signing key (``domicile_p2p.identity``)
     host/tls-cert.pem, tls-key.pem    the TLS certificate: the host's fingerprint
-    host/tables/<nameplate>/table.json    the table: code, name, seats, difficulty, bots
+    host/tables/<nameplate>/table.json    the table: code, name, seats, difficulty, timer, bots
     host/tables/<nameplate>/events.jsonl  the transcript so far, one event per line, fsync-ed
     host/tables/<nameplate>/bots/seat<N>/ a hosted bot's own data dir (its key, its secrets)
     games/<game id>.json                  every finished game's transcript (``domicile verify``)
@@ -62,6 +62,7 @@ class StoredTable:
             "name": config.name,
             "investigators": config.investigators,
             "difficulty": config.difficulty.value,
+            "timer": config.timer,
             "bots": sorted(self.bot_seats),
         }
         if self.owner is not None:
@@ -81,6 +82,7 @@ class StoredTable:
                 name=str(value["name"]),
                 investigators=int(value["investigators"]),
                 difficulty=Difficulty(value["difficulty"]),
+                timer=_timer(value.get("timer")),
             )
             bots = frozenset(int(seat) for seat in value["bots"])
             owner = int(value["owner"]) if "owner" in value else None
@@ -215,3 +217,12 @@ class HostStore:
         path = self.games_dir / f"{game_id}.json"
         write_transcript(path, events)
         return path
+
+
+def _timer(value: object) -> int | None:
+    """The stored sand-glass (absent in a table saved before there was one: no timer)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"the timer is {value!r}, not a number of seconds")
+    return value

@@ -18,6 +18,7 @@ from domicile_p2p.identity import Identity, PublicKey
 from domicile_p2p.net.sessions.guards.heads import HeadClaim, host_check
 from domicile_p2p.net.sessions.room import EventObject, Refusal, RoomConfig, SeatHolder
 from domicile_p2p.net.wire import ErrorCode
+from domicile_p2p.rules import Phase
 from domicile_p2p.transcript import Check, Event, Rejected, SignedAction, Table, make_genesis
 from domicile_p2p.transcript.errors import HostMisuse, MalformedEvent
 from domicile_p2p.transcript.ledger import Step
@@ -58,6 +59,7 @@ class HostedGame:
             pack_id=pack.id,
             pack_hash=pack.content_hash,
             cards=card_lists(pack),
+            timer=config.timer,
         )
         return cls(Table.open(host, genesis))
 
@@ -110,6 +112,30 @@ class HostedGame:
             event = self.table.abort_stalled()
         except HostMisuse:
             return None  # nobody to wait for after all
+        self._values.append(event.value)
+        return event.value
+
+    @property
+    def investigation(self) -> tuple[int, int] | None:
+        state = self.table.state
+        if (
+            self.table.table.config.timer is None
+            or self.table.step is not Step.PLAY
+            or state is None
+            or state.phase is not Phase.INVESTIGATION
+        ):
+            return None
+        return state.day, int(state.stage)
+
+    @property
+    def timer(self) -> int | None:
+        return self.table.table.config.timer
+
+    def time_up(self) -> EventObject | None:
+        try:
+            event = self.table.time_up()
+        except HostMisuse:
+            return None  # the investigation ended by itself meanwhile
         self._values.append(event.value)
         return event.value
 

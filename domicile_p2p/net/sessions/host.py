@@ -10,7 +10,7 @@ what it returns, in order::
     receive(conn, message, now)        a frame decoded into a wire message
     reject_frame(conn, error, now)     a frame the codec refused (WireError)
     disconnect(conn, now)              the connection is gone
-    tick(now)                          time passed (handshake, lobby and setup deadlines)
+    tick(now)                          time passed (handshake, lobby, setup, sand-glass deadlines)
     start_table(table, now)            the host's owner says start (a call, not a message)
 
 Each returns a list of effects (``effects.py``): messages to send, connections
@@ -68,6 +68,7 @@ from domicile_p2p.net.sessions.effects import (
     TableChanged,
 )
 from domicile_p2p.net.sessions.guards.heads import HeadClaim
+from domicile_p2p.net.sessions.guards.sandglass import SandGlass
 from domicile_p2p.net.sessions.guards.setup import DEFAULT_SETUP_TIMEOUT, SetupWatch
 from domicile_p2p.net.sessions.limits import FailureLimiter, TokenBucket
 from domicile_p2p.net.sessions.room import EventObject, Refusal, Room, SeatHolder
@@ -205,6 +206,7 @@ class HostSession:
         self._failures = FailureLimiter(self.limits.join_failures, self.limits.join_window)
         self._pending: dict[str, int] = {}
         self._setup = SetupWatch(self.limits.setup_timeout)
+        self._sand_glass = SandGlass()
 
     # ------------------------------------------------------------- queries
 
@@ -215,9 +217,9 @@ class HostSession:
         pending = [
             state.opened + self.limits.handshake_timeout for state in self._handshaking.values()
         ]
-        setup = self._setup.deadline()
-        if setup is not None:
-            pending.append(setup)
+        for clock in (self._setup.deadline(), self._sand_glass.deadline()):
+            if clock is not None:
+                pending.append(clock)
         pending += [
             room.lobby_deadline
             for room in self._waiting.values()
@@ -618,10 +620,11 @@ class HostSession:
     # ------------------------------------------------------------- the setup's deadline
 
     def _watch_setup(self, now: float) -> list[HostEffect]:
-        """Note where each table that published stands; abort the ones past the setup timeout.
+        """Note where each table that published stands; abort the ones past the setup
+        timeout, and call time on the investigations whose sand-glass ran out.
 
-        A table's setup step changes only with its events (``_publish``), so the
-        tables without new events need no look.
+        A table's setup step and its investigation change only with its events
+        (``_publish``), so the tables without new events need no look.
         """
         published, self._published = self._published, set()
         for nameplate in sorted(published):
@@ -629,10 +632,36 @@ class HostSession:
             game = room.game
             step = None if game is None or game.ended else game.step
             self._setup.observe(room.nameplate, step, now)
+            investigation = None if game is None else game.investigation
+            timer = None if game is None else game.timer
+            self._sand_glass.observe(room.nameplate, investigation, timer, now)
         effects: list[HostEffect] = []
         for nameplate in self._setup.expired(now):
             effects += self._abort_stalled(self.rooms[nameplate])
+        for nameplate in self._sand_glass.expired(now):
+            effects += self._time_up(self.rooms[nameplate])
         return effects
+
+    def _time_up(self, room: Room) -> list[HostEffect]:
+        game = room.game
+        assert game is not None
+        self._sand_glass.forget(room.nameplate)
+        start = len(game.events)
+        event = game.time_up()
+        if event is None:
+            return []
+        body = event["body"]
+        effects: list[HostEffect] = [
+            Log(
+                "time-up",
+                {
+                    "table": room.nameplate,
+                    "locked": list(body["locked"]),
+                    "no_guess": list(body["no_guess"]),
+                },
+            ),
+        ]
+        return effects + self._publish(room, start, [event], lobby_changed=False)
 
     def _abort_stalled(self, room: Room) -> list[HostEffect]:
         game = room.game

@@ -66,6 +66,20 @@ class Game(Protocol):
         """Abort, naming the seats the protocol waits for; the abort event (``None``: nobody)."""
         ...
 
+    @property
+    def investigation(self) -> tuple[int, int] | None:
+        """The (day, stage) of the investigation under way at a table with a sand-glass."""
+        ...
+
+    @property
+    def timer(self) -> int | None:
+        """Seconds of the sand-glass, as the genesis records it (``None``: none)."""
+        ...
+
+    def time_up(self) -> EventObject | None:
+        """Call time on the investigation; the time-up event (``None``: none under way)."""
+        ...
+
     def check_head(self, seat: int, claim: HeadClaim) -> str | None:
         """Why ``seat``'s signed chain head must not be relayed; ``None`` when it may."""
         ...
@@ -98,6 +112,8 @@ class RoomConfig:
     name: str
     investigators: int
     difficulty: Difficulty
+    timer: int | None = None
+    """Seconds of each investigation's sand-glass (``None``: no time limit)."""
 
     @property
     def seats(self) -> range:
