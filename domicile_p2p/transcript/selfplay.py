@@ -210,6 +210,7 @@ def play_game(
         raise SelfplayError(f"the table refused the setup: {exc}") from exc
     for event in setup:
         report(event)
+
     def host_clock() -> None:
         state = local.replica.state
         if (
