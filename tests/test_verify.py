@@ -128,7 +128,7 @@ def test_a_lost_stage_one_game_says_why_the_culprit_was_not_checked() -> None:
     report = verify(transcript(honest_game(*LOST)))
     skipped = {n.name: n.detail for n in report.not_checked}
     assert "Stage Two" in skipped[Check.CULPRIT.value]
-    assert "no card pack" in skipped[Check.CARD_PACK.value]
+    assert "no pack was given" in skipped[Check.CARD_PACK.value]
 
 
 def test_parsed_events_verify_like_their_file() -> None:

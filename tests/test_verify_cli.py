@@ -14,6 +14,7 @@ from transcript_support import honest_game, transcript
 from domicile_p2p.cli import main
 from domicile_p2p.packs import default_pack_dir
 from domicile_p2p.transcript import Check
+from domicile_p2p.transcript.verify import PACK_NOT_CHECKED
 
 
 @pytest.fixture(scope="module")
@@ -122,14 +123,19 @@ def test_a_file_that_cannot_be_read_exits_2(
     assert out == ""
 
 
-def test_a_game_of_another_pack_is_refused_clearly(
+def test_a_game_of_another_pack_fails_the_card_pack_check_naming_both(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = tmp_path / "synthetic.jsonl"
     path.write_bytes(transcript(honest_game(1, 2)))
-    code, _, err = run(capsys, str(path))
-    assert code == 2
-    assert "card pack 'synthetic'" in err and "--pack DIR" in err
+    code, out, _ = run(capsys, str(path))
+    assert code == 1
+    assert "✗ card pack" in out and "card pack 'synthetic' with content hash" in out
+    assert "but the pack given is 'default'" in out and "--pack DIR" in out
+    code, out, _ = run(capsys, str(path), "--json")
+    report = json.loads(out)
+    assert code == 1 and report["recognized"] is True
+    assert (report["error"]["check"], report["error"]["seq"]) == ("card pack", 0)
 
 
 def test_a_changed_pack_is_refused_and_the_right_one_accepted(
@@ -142,8 +148,8 @@ def test_a_changed_pack_is_refused_and_the_right_one_accepted(
     assert code == 0
     items = copy / "items.toml"
     items.write_text(items.read_text().replace('name = "', 'name = "Old ', 1))
-    code, _, err = run(capsys, str(played), "--pack", str(copy))
-    assert code == 2 and "pass --pack DIR" in err
+    code, out, _ = run(capsys, str(played), "--pack", str(copy))
+    assert code == 1 and "✗ card pack" in out and "--pack DIR" in out
     code, _, err = run(capsys, str(played), "--pack", str(tmp_path / "nowhere"))
     assert code == 2 and "cannot load the card pack" in err
 
@@ -166,7 +172,8 @@ def test_no_pack_checks_everything_else(tmp_path: Path, capsys: pytest.CaptureFi
     path.write_bytes(transcript(honest_game(1, 2)))
     code, out, _ = run(capsys, str(path), "--no-pack")
     assert code == 0
-    assert "· card pack" in out and "no card pack given" in out
+    assert "· card pack" in out and "the card pack was not checked" in out
+    assert out.strip().splitlines()[-1].endswith(f"({PACK_NOT_CHECKED})")
 
 
 @pytest.mark.parametrize("tampered", [False, True])

@@ -15,10 +15,11 @@ does) and tampered copies of it, each with the result ``verify`` must give.
 from __future__ import annotations
 
 import argparse
-import hashlib
+import functools
 import json
 import struct
 import sys
+import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Final
@@ -38,6 +39,7 @@ from domicile_p2p.fairness.deal import deal_secrets, deal_tableau
 from domicile_p2p.fairness.derive import ByteStream, stream_bytes
 from domicile_p2p.fairness.seeds import SelfplaySeeds
 from domicile_p2p.identity import Identity
+from domicile_p2p.packs import Pack, canonical_form, load_default_pack, load_pack
 from domicile_p2p.rules import LAST_DAY, Category, Difficulty, GameState, Stage, TableConfig
 from domicile_p2p.transcript.codec import Event, SignedAction
 from domicile_p2p.transcript.files import encode_transcript
@@ -75,10 +77,96 @@ GAME_CARDS: Final = CardLists(
 GAME_PACK_ID: Final = "vectors"
 
 
-def _pack_hash(cards: CardLists) -> str:
-    # A synthetic pack: its "content hash" is that of its card lists (no real pack has these ids).
-    value = {"character": cards.character, "location": cards.location, "item": cards.item}
-    return hashlib.sha256(encode({**value, "dream": cards.dream})).hexdigest()
+TINY_CARDS: Final = CardLists(
+    tuple(f"char-{i:02d}" for i in range(1, 5)),
+    tuple(f"loc-{i:02d}" for i in range(1, 5)),
+    tuple(f"item-{i:02d}" for i in range(1, 5)),
+    tuple(f"dream-{i:02d}" for i in range(1, 11)),
+)
+"""The smallest pack a table of one investigator can play (easy: 4 cards per category; the
+loader's minimum of 10 dreams), so that the deck runs out and is reshuffled again and again."""
+TINY_PACK_ID: Final = "tiny"
+
+_MOTIFS: Final = ("ash", "bell", "candle", "door", "glass", "key", "moth", "rain", "rope", "salt")
+
+
+def _toml_list(words: Sequence[str]) -> str:
+    return "[" + ", ".join(f'"{word}"' for word in words) + "]"
+
+
+def pack_toml(pack_id: str, cards: CardLists) -> dict[str, bytes]:
+    """A valid card pack with ``cards``' ids, as the five TOML files of its directory."""
+
+    def motifs(index: int, count: int) -> str:
+        return _toml_list([_MOTIFS[(index + step) % len(_MOTIFS)] for step in range(count)])
+
+    header = (
+        "[pack]\n"
+        f'id = "{pack_id}"\n'
+        f'name = "Protocol vectors: {pack_id}"\n'
+        "version = 1\n"
+        'description = "A synthetic pack of protocol/vectors, hashed as protocol/SPEC.md says."\n'
+        f"motifs = {_toml_list(_MOTIFS)}\n"
+    )
+    files = {"pack.toml": header}
+    for file, noun, ids in (
+        ("characters.toml", "Character", cards.character),
+        ("locations.toml", "Location", cards.location),
+        ("items.toml", "Item", cards.item),
+    ):
+        files[file] = "".join(
+            f'\n[[card]]\nid = "{card}"\nname = "{noun} {index + 1}"\n'
+            f'description = "Card {index + 1} of the {noun.lower()}s."\n'
+            f"motifs = {motifs(index, 4)}\n"
+            for index, card in enumerate(ids)
+        ).lstrip("\n")
+    files["dreams.toml"] = "".join(
+        f'\n[[dream]]\nid = "{dream}"\ntext = "Dream number {index + 1}."\n'
+        f"motifs = {motifs(index * 3, 3)}\n"
+        for index, dream in enumerate(cards.dream)
+    ).lstrip("\n")
+    return {name: text.encode("utf-8") for name, text in files.items()}
+
+
+def _load_toml_pack(files: dict[str, bytes]) -> Pack:
+    with tempfile.TemporaryDirectory() as directory:
+        for name, data in files.items():
+            (Path(directory) / name).write_bytes(data)
+        return load_pack(directory)
+
+
+@functools.cache
+def _packs() -> dict[str, tuple[dict[str, bytes], Pack]]:
+    """The vectors' two packs: their files and the pack each loads as."""
+    packs = {}
+    for pack_id, cards in ((GAME_PACK_ID, GAME_CARDS), (TINY_PACK_ID, TINY_CARDS)):
+        files = pack_toml(pack_id, cards)
+        packs[pack_id] = (files, _load_toml_pack(files))
+    return packs
+
+
+def _pack_hash(pack_id: str) -> str:
+    return _packs()[pack_id][1].content_hash
+
+
+def pack_vectors() -> dict[str, Any]:
+    default = load_default_pack()
+    return _doc(
+        "Card pack content hashes (protocol/SPEC.md, 'The card pack'). Each pack of "
+        "'packs' is the directory of that name under protocol/vectors/packs/: 'canonical' "
+        "is the canonical JSON of its value, 'content_hash' the SHA-256 of those bytes. "
+        "'default' is the built-in pack of this release (domicile_p2p/packs/default).",
+        packs=[
+            {
+                "directory": f"packs/{pack_id}",
+                "id": pack.id,
+                "canonical": encode(canonical_form(pack)).decode("utf-8"),
+                "content_hash": pack.content_hash,
+            }
+            for pack_id, (_, pack) in _packs().items()
+        ],
+        default={"id": default.id, "content_hash": default.content_hash},
+    )
 
 
 def _doc(description: str, **content: Any) -> dict[str, Any]:
@@ -314,7 +402,7 @@ def honest_game() -> tuple[list[Event], Seating]:
         difficulty=GAME_DIFFICULTY,
         cards=GAME_CARDS,
         pack_id=GAME_PACK_ID,
-        pack_hash=_pack_hash(GAME_CARDS),
+        pack_hash=_pack_hash(GAME_PACK_ID),
         policies=[
             PlainPolicy(seat, seeds.bot_seed(seat)) for seat in range(GAME_INVESTIGATORS + 1)
         ],
@@ -340,12 +428,32 @@ def timed_game() -> list[Event]:
         difficulty=GAME_DIFFICULTY,
         cards=GAME_CARDS,
         pack_id=GAME_PACK_ID,
-        pack_hash=_pack_hash(GAME_CARDS),
+        pack_hash=_pack_hash(GAME_PACK_ID),
         policies=[
             PlainPolicy(seat, seeds.bot_seed(seat)) for seat in range(GAME_INVESTIGATORS + 1)
         ],
         timer=TIMER,
         time_runs_out=_time_runs_out,
+    )
+    return list(result.events)
+
+
+TINY_SEED: Final = 4
+"""The self-play seed of the tiny-pack game (one investigator, easy): many reshuffles."""
+
+
+def tiny_game() -> list[Event]:
+    """A game with the tiny pack: the ten dreams are reshuffled into the deck again and again."""
+    seeds = SelfplaySeeds.from_number(TINY_SEED)
+    seating = Seating.from_seeds(seeds, 1)
+    result = play_game(
+        seeds=seeds,
+        seating=seating,
+        difficulty=Difficulty.EASY,
+        cards=TINY_CARDS,
+        pack_id=TINY_PACK_ID,
+        pack_hash=_pack_hash(TINY_PACK_ID),
+        policies=[PlainPolicy(seat, seeds.bot_seed(seat)) for seat in range(2)],
     )
     return list(result.events)
 
@@ -445,9 +553,11 @@ def game_files() -> dict[str, bytes]:
     }
     expectations: dict[str, Any] = {}
     files["games/time-up.jsonl"] = encode_transcript(timed_game())
+    files["games/tiny.jsonl"] = encode_transcript(tiny_game())
     for name, data in {
         "honest": files["games/honest.jsonl"],
         "time-up": files["games/time-up.jsonl"],
+        "tiny": files["games/tiny.jsonl"],
         **tampered_games(events, seating),
     }.items():
         files[f"games/{name}.jsonl"] = data
@@ -483,7 +593,10 @@ def vector_files() -> dict[str, bytes]:
         "deal.json": _render(deal_vectors()),
         "commitments.json": _render(commitment_vectors()),
         "signatures.json": _render(signature_vectors()),
+        "packs.json": _render(pack_vectors()),
     }
+    for pack_id, (pack_files, _) in _packs().items():
+        files.update({f"packs/{pack_id}/{name}": data for name, data in pack_files.items()})
     files.update(game_files())
     return files
 

@@ -316,8 +316,9 @@ class _Verification:
                 Check.CARD_PACK,
                 0,
                 None,
-                f"the game was played with pack {named.id} ({named.hash[:16]}…), not with "
-                f"pack {self.pack.id} ({self.pack.hash[:16]}…)",
+                f"the genesis names card pack {named.id!r} with content hash {named.hash}, "
+                f"but the pack given is {self.pack.id!r} with content hash {self.pack.hash} "
+                "(verify with the pack the game was played with: --pack DIR)",
             )
         if self.table.genesis.cards != self.pack.cards:
             raise _Stop(
@@ -609,7 +610,7 @@ class _Verification:
             if check.value in done:
                 continue
             if check is Check.CARD_PACK and self.pack is None:
-                not_checked.append(NotChecked(check.value, "no card pack given"))
+                not_checked.append(NotChecked(check.value, PACK_NOT_CHECKED))
             elif check in partial:
                 not_checked.append(NotChecked(check.value, partial[check]))
             elif stop is None:
@@ -673,14 +674,25 @@ class _Verification:
         count = self.table.investigators
         table = f"{count} investigator{'s' if count != 1 else ''}, {self.table.genesis.difficulty}"
         if ledger.abort is not None:
-            return f"VALID: the game was aborted ({ledger.abort.reason}); nothing unfair happened"
+            unchecked = "" if self.pack is not None else f" ({PACK_NOT_CHECKED})"
+            return (
+                f"VALID: the game was aborted ({ledger.abort.reason}); nothing unfair "
+                f"happened{unchecked}"
+            )
         state = ledger.state
         assert state is not None
         stage = "Stage Two" if state.stage is Stage.CULPRIT else "Stage One"
+        unchecked = "" if self.pack is not None else f" ({PACK_NOT_CHECKED})"
         return (
             f"VALID: the game was played fairly and {state.outcome} on day {state.day} "
-            f"in {stage} ({table})"
+            f"in {stage} ({table}){unchecked}"
         )
+
+
+PACK_NOT_CHECKED: Final = (
+    "the card pack was not checked: no pack was given, so nothing shows that the card ids "
+    "mean the cards the players saw"
+)
 
 
 def unsupported_version(version: int) -> str:
