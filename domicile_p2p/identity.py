@@ -55,14 +55,30 @@ def default_data_dir() -> Path:
     return Path(platformdirs.user_data_dir(APP_NAME))
 
 
+def _prime_order_point(raw: bytes) -> bool:
+    """``raw`` decodes as RFC 8032 5.1.3 says (``y < p``, a point of the curve) to a point of
+    order exactly L, the prime order of the base point: libsodium's
+    ``crypto_core_ed25519_is_valid_point``, which refuses non-canonical encodings, points of
+    small order (the identity included) and points with a small-order component."""
+    from nacl.bindings import crypto_core_ed25519_is_valid_point  # ~20 ms: only when needed
+
+    return bool(crypto_core_ed25519_is_valid_point(raw))
+
+
 class PublicKey:
-    """An Ed25519 public key that verifies signatures."""
+    """An Ed25519 public key that verifies signatures: a point of the prime-order subgroup
+    (see :func:`_prime_order_point`; protocol/SPEC.md §7)."""
 
     __slots__ = ("_key", "raw")
 
     def __init__(self, raw: bytes) -> None:
         if len(raw) != PUBLIC_KEY_BYTES:
             raise BadPublicKey(f"an Ed25519 public key is {PUBLIC_KEY_BYTES} bytes, not {len(raw)}")
+        if not _prime_order_point(raw):
+            raise BadPublicKey(
+                "not a valid Ed25519 public key: it does not decode (RFC 8032 5.1.3) to a "
+                "point of the prime-order subgroup (small-order and mixed-order keys are refused)"
+            )
         try:
             self._key = Ed25519PublicKey.from_public_bytes(raw)
         except (ValueError, UnsupportedAlgorithm) as exc:

@@ -297,6 +297,27 @@ def test_the_kept_protocol_1_transcript_is_refused_with_the_reason() -> None:
     assert "refresh rule" in report.summary
 
 
+@pytest.mark.parametrize(
+    "key",
+    [
+        "01" + "00" * 31,  # the identity: small order
+        "c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a",  # order 8
+        "ee" + "ff" * 30 + "7f",  # y = p + 1: not canonical
+        "02" + "00" * 31,  # not on the curve
+    ],
+)
+def test_a_genesis_naming_an_invalid_key_fails_at_the_genesis_check(key: str) -> None:
+    def weak(body: GenesisBody) -> GenesisBody:
+        seats = list(body.seats)
+        seats[2] = revise(seats[2], key=key)
+        return revise(body, seats=tuple(seats))
+
+    events = _genesis_change(weak)
+    report = verify(encode_transcript(events))
+    assert_fails(report, Check.GENESIS, 0, "host")
+    assert report.error is not None and "prime-order subgroup" in report.error.reason
+
+
 def test_a_genesis_with_one_key_for_two_seats_fails() -> None:
     def same_key(body: GenesisBody) -> GenesisBody:
         seats = list(body.seats)

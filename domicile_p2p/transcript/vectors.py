@@ -38,7 +38,7 @@ from domicile_p2p.fairness.commit import (
 from domicile_p2p.fairness.deal import deal_secrets, deal_tableau
 from domicile_p2p.fairness.derive import ByteStream, stream_bytes
 from domicile_p2p.fairness.seeds import SelfplaySeeds
-from domicile_p2p.identity import Identity
+from domicile_p2p.identity import BadPublicKey, Identity, PublicKey
 from domicile_p2p.packs import Pack, canonical_form, load_default_pack, load_pack
 from domicile_p2p.rules import LAST_DAY, Category, Difficulty, GameState, Stage, TableConfig
 from domicile_p2p.transcript.codec import Event, SignedAction
@@ -232,7 +232,10 @@ def derive_vectors() -> dict[str, Any]:
     items = [f"card-{i}" for i in range(10)]
     return _doc(
         "The HMAC-SHA256 counter-mode stream and what is drawn from it "
-        "(protocol/SPEC.md, 'Derivation'). Keys and bytes are hex.",
+        "(protocol/SPEC.md, 'Derivation'). Keys and bytes are hex. 'below': every bound is "
+        "drawn in turn from ONE stream (key, label), in the order listed, each draw going on "
+        "where the one before stopped. 'rejection': every 4-byte word read by those draws, "
+        "accepted or not. 'shuffle': a Fisher-Yates shuffle on a fresh stream.",
         streams=[
             {"key": k.hex(), "label": lbl, "length": n, "bytes": stream_bytes(k, lbl, n).hex()}
             for k, lbl, n in streams
@@ -387,6 +390,47 @@ def signature_vectors() -> dict[str, Any]:
             "link": event.link().hex(),
         },
     )
+
+
+ORDER_8_POINT: Final = bytes.fromhex(
+    "c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a"
+)
+"""A point of order 8 of edwards25519 (a small-order point)."""
+
+
+def key_vectors() -> dict[str, Any]:
+    from nacl.bindings import crypto_core_ed25519_add
+
+    valid = Identity.from_private_bytes(KEY_A).public_key.raw
+    p_minus_1 = (2**255 - 20).to_bytes(32, "little")
+    p_plus_1 = (2**255 - 18).to_bytes(32, "little")
+    cases = [
+        (valid, "the public key of signatures.json's host: a point of order L"),
+        ((1).to_bytes(32, "little"), "y = 1, the identity: small order (1)"),
+        (p_minus_1, "y = p - 1: the point (0, -1), small order (2)"),
+        (ORDER_8_POINT, "a point of order 8: small order"),
+        (
+            crypto_core_ed25519_add(valid, ORDER_8_POINT),
+            "the valid key plus the point of order 8: mixed order (8L)",
+        ),
+        (p_plus_1, "y = p + 1 >= p: not canonical, RFC 8032 5.1.3 decoding fails"),
+        ((2).to_bytes(32, "little"), "y = 2: no x satisfies the curve equation"),
+        ((1 | 1 << 255).to_bytes(32, "little"), "y = 1 with the sign bit set: x = 0 and x_0 = 1"),
+    ]
+    return _doc(
+        "Ed25519 public keys a genesis may and may not name (protocol/SPEC.md, 'Keys and "
+        "signatures'): a key is valid when it decodes (RFC 8032 5.1.3) to a point of order "
+        "exactly L. Keys are hex.",
+        keys=[{"key": key.hex(), "valid": _valid_key(key), "why": why} for key, why in cases],
+    )
+
+
+def _valid_key(raw: bytes) -> bool:
+    try:
+        PublicKey(raw)
+    except BadPublicKey:
+        return False
+    return True
 
 
 # --------------------------------------------------------------------------- games
@@ -593,6 +637,7 @@ def vector_files() -> dict[str, bytes]:
         "deal.json": _render(deal_vectors()),
         "commitments.json": _render(commitment_vectors()),
         "signatures.json": _render(signature_vectors()),
+        "keys.json": _render(key_vectors()),
         "packs.json": _render(pack_vectors()),
     }
     for pack_id, (pack_files, _) in _packs().items():
