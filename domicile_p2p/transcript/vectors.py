@@ -55,6 +55,7 @@ from domicile_p2p.transcript.schema import (
     SlotCommitsBody,
     VerdictBody,
 )
+from domicile_p2p.transcript.rule_vectors import Base, rule_games
 from domicile_p2p.transcript.selfplay import PlainPolicy, Seating, play_game
 from domicile_p2p.transcript.verify import VerifyReport, verify
 
@@ -464,20 +465,25 @@ def _time_runs_out(state: GameState) -> bool:
 
 def timed_game() -> list[Event]:
     """The honest game's seed at a table with a sand-glass, the host calling time twice."""
+    return _vector_game(GAME_DIFFICULTY, timer=TIMER)
+
+
+def _vector_game(difficulty: Difficulty, timer: int | None) -> list[Event]:
+    """A game of the vectors' seed, seats and pack, at ``difficulty`` (with a sand-glass)."""
     seeds = SelfplaySeeds.from_number(GAME_SEED)
     seating = Seating.from_seeds(seeds, GAME_INVESTIGATORS)
     result = play_game(
         seeds=seeds,
         seating=seating,
-        difficulty=GAME_DIFFICULTY,
+        difficulty=difficulty,
         cards=GAME_CARDS,
         pack_id=GAME_PACK_ID,
         pack_hash=_pack_hash(GAME_PACK_ID),
         policies=[
             PlainPolicy(seat, seeds.bot_seed(seat)) for seat in range(GAME_INVESTIGATORS + 1)
         ],
-        timer=TIMER,
-        time_runs_out=_time_runs_out,
+        timer=timer,
+        time_runs_out=_time_runs_out if timer is not None else None,
     )
     return list(result.events)
 
@@ -596,7 +602,8 @@ def game_files() -> dict[str, bytes]:
         "seats": [identity.public_hex for identity in seating.identities],
     }
     expectations: dict[str, Any] = {}
-    files["games/time-up.jsonl"] = encode_transcript(timed_game())
+    timed = timed_game()
+    files["games/time-up.jsonl"] = encode_transcript(timed)
     files["games/tiny.jsonl"] = encode_transcript(tiny_game())
     for name, data in {
         "honest": files["games/honest.jsonl"],
@@ -606,15 +613,30 @@ def game_files() -> dict[str, bytes]:
     }.items():
         files[f"games/{name}.jsonl"] = data
         expectations[name] = _expected(verify(data))
+    rules = rule_games(
+        Base(tuple(events), seating),
+        Base(tuple(timed), seating),
+        Base(tuple(_vector_game(Difficulty.VERY_DIFFICULT, timer=None)), seating),
+    )
+    for name, game in rules.items():
+        files[f"games/rules/{name}.jsonl"] = game.data
+        expectations[f"rules/{name}"] = {
+            "rule": game.rule,
+            "what": game.what,
+            **_expected(verify(game.data)),
+        }
     files["games/expected.json"] = _render(
         _doc(
             f"Self-play seed {GAME_SEED}: {GAME_INVESTIGATORS} investigators, "
             f"{GAME_DIFFICULTY.value}, a synthetic pack ('{GAME_PACK_ID}'). 'honest' is the "
             "game as played; 'time-up' is the same seed at a table with a 60-second "
-            "sand-glass, the host calling time on day 2 and on day 7 (Stage Two); every other "
-            "file changes one thing and is signed again with the game's keys, as a cheating "
-            "host and Ghost could. 'results' is what verify must report for each (without "
-            "the card pack check).",
+            "sand-glass, the host calling time on day 2 and on day 7 (Stage Two); 'tiny' is "
+            f"seed {TINY_SEED} with the tiny pack (1 investigator, easy: the deck is "
+            "reshuffled again and again); every other file changes one thing and is signed "
+            "again with the game's keys, as a cheating host and Ghost could: 'rules/<rule>-*' "
+            "breaks the rule of protocol/SPEC.md §12.2 its name starts with. 'results' is what "
+            "verify must report for each (without the card pack check): the first failing "
+            "check, the event's seq and the party at fault.",
             keys=keys,
             results=expectations,
         )
