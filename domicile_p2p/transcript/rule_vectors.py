@@ -539,7 +539,9 @@ def rule_games(honest: Base, timed: Base, very_difficult: Base) -> dict[str, Rul
     last_time_up = timed.seq(Kind.TIME_UP, 1)
     nobody = timed_entries[last_time_up].body
     assert isinstance(nobody, TimeUpBody) and nobody.no_guess
-    accusation = timed.seq(Kind.CULPRIT_SEANCE, _count_before(timed, Kind.CULPRIT_SEANCE, last_time_up))
+    accusation = timed.seq(
+        Kind.CULPRIT_SEANCE, _count_before(timed, Kind.CULPRIT_SEANCE, last_time_up)
+    )
     add(
         "s6-no-accusation-called-correct",
         timed,

@@ -44,6 +44,7 @@ from domicile_p2p.rules import LAST_DAY, Category, Difficulty, GameState, Stage,
 from domicile_p2p.transcript.codec import Event, SignedAction
 from domicile_p2p.transcript.files import encode_transcript
 from domicile_p2p.transcript.forge import Entry, entries_of, seal
+from domicile_p2p.transcript.rule_vectors import Base, rule_games
 from domicile_p2p.transcript.schema import (
     CardLists,
     GameOverBody,
@@ -55,7 +56,6 @@ from domicile_p2p.transcript.schema import (
     SlotCommitsBody,
     VerdictBody,
 )
-from domicile_p2p.transcript.rule_vectors import Base, rule_games
 from domicile_p2p.transcript.selfplay import PlainPolicy, Seating, play_game
 from domicile_p2p.transcript.verify import VerifyReport, verify
 
