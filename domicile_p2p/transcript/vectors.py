@@ -133,7 +133,7 @@ def _load_toml_pack(files: dict[str, bytes]) -> Pack:
     with tempfile.TemporaryDirectory() as directory:
         for name, data in files.items():
             (Path(directory) / name).write_bytes(data)
-        return load_pack(directory)
+        return load_pack(directory, announce_warnings=False)  # a synthetic pack: no prose
 
 
 @functools.cache
