@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Final
@@ -49,10 +49,13 @@ from domicile_p2p.rules import (
     GHOST,
     Action,
     Chat,
+    CulpritSeance,
     Difficulty,
     GameState,
     Phase,
+    Place,
     RuleError,
+    Seance,
     apply,
     new_game,
     view,
@@ -554,6 +557,7 @@ class NetworkTable:
             if not ledger.moves and latest is not None:
                 self._emit(ViewChanged(latest))
         moves = ledger.moves[self._moves :]
+        history = _history([action for _, action in moves])
         for index, (_, action) in enumerate(moves):
             self._public = apply(self._public, action)
             if isinstance(action, Chat):
@@ -562,7 +566,8 @@ class NetworkTable:
                 continue
             last = index == len(moves) - 1
             shown = player.view() if last else None
-            self._emit(ViewChanged(shown or view(self._public, seat), action))
+            led_by = None if index in history else action
+            self._emit(ViewChanged(shown or view(self._public, seat), led_by))
         self._moves = len(ledger.moves)
         if replica.step is Step.FINISHED and not self._verified:
             self._verified = True
@@ -703,6 +708,18 @@ class NetworkTable:
 
     def _emit(self, event: SessionEvent) -> None:
         self._channel.put(event)
+
+
+def _history(actions: Sequence[Action]) -> frozenset[int]:
+    """The séances of a batch of news that are history already (a later séance, or a marker
+    of the next round, came with them: a client catching up after a resume or a reconnect):
+    their views are shown without replaying the séance, only the latest one is."""
+    seances = [i for i, action in enumerate(actions) if isinstance(action, Seance | CulpritSeance)]
+    if not seances:
+        return frozenset()
+    latest = seances[-1]
+    followed = any(isinstance(action, Place) for action in actions[latest + 1 :])
+    return frozenset(seances if followed else seances[:-1])
 
 
 def away_status(seconds: float) -> Status:
