@@ -136,11 +136,15 @@ def _load_toml_pack(files: dict[str, bytes]) -> Pack:
         return load_pack(directory, announce_warnings=False)  # a synthetic pack: no prose
 
 
+PACK_CARDS: Final = {GAME_PACK_ID: GAME_CARDS, TINY_PACK_ID: TINY_CARDS}
+"""The card ids of the vectors' two packs."""
+
+
 @functools.cache
 def _packs() -> dict[str, tuple[dict[str, bytes], Pack]]:
     """The vectors' two packs: their files and the pack each loads as."""
     packs = {}
-    for pack_id, cards in ((GAME_PACK_ID, GAME_CARDS), (TINY_PACK_ID, TINY_CARDS)):
+    for pack_id, cards in PACK_CARDS.items():
         files = pack_toml(pack_id, cards)
         packs[pack_id] = (files, _load_toml_pack(files))
     return packs
@@ -437,22 +441,34 @@ def _valid_key(raw: bytes) -> bool:
 # --------------------------------------------------------------------------- games
 
 
-def honest_game() -> tuple[list[Event], Seating]:
-    """The vectors' self-played game, and every key it was played with."""
-    seeds = SelfplaySeeds.from_number(GAME_SEED)
-    seating = Seating.from_seeds(seeds, GAME_INVESTIGATORS)
+def _self_played(
+    seed: int,
+    investigators: int,
+    difficulty: Difficulty,
+    pack_id: str,
+    *,
+    timer: int | None = None,
+) -> tuple[list[Event], Seating]:
+    """A self-played game of one of the vectors' packs, and every key it was played with."""
+    seeds = SelfplaySeeds.from_number(seed)
+    seating = Seating.from_seeds(seeds, investigators)
     result = play_game(
         seeds=seeds,
         seating=seating,
-        difficulty=GAME_DIFFICULTY,
-        cards=GAME_CARDS,
-        pack_id=GAME_PACK_ID,
-        pack_hash=_pack_hash(GAME_PACK_ID),
-        policies=[
-            PlainPolicy(seat, seeds.bot_seed(seat)) for seat in range(GAME_INVESTIGATORS + 1)
-        ],
+        difficulty=difficulty,
+        cards=PACK_CARDS[pack_id],
+        pack_id=pack_id,
+        pack_hash=_pack_hash(pack_id),
+        policies=[PlainPolicy(seat, seeds.bot_seed(seat)) for seat in range(investigators + 1)],
+        timer=timer,
+        time_runs_out=_time_runs_out if timer is not None else None,
     )
     return list(result.events), seating
+
+
+def honest_game() -> tuple[list[Event], Seating]:
+    """The vectors' self-played game, and every key it was played with."""
+    return _self_played(GAME_SEED, GAME_INVESTIGATORS, GAME_DIFFICULTY, GAME_PACK_ID)
 
 
 TIMER: Final = 60
@@ -470,22 +486,8 @@ def timed_game() -> list[Event]:
 
 def _vector_game(difficulty: Difficulty, timer: int | None) -> list[Event]:
     """A game of the vectors' seed, seats and pack, at ``difficulty`` (with a sand-glass)."""
-    seeds = SelfplaySeeds.from_number(GAME_SEED)
-    seating = Seating.from_seeds(seeds, GAME_INVESTIGATORS)
-    result = play_game(
-        seeds=seeds,
-        seating=seating,
-        difficulty=difficulty,
-        cards=GAME_CARDS,
-        pack_id=GAME_PACK_ID,
-        pack_hash=_pack_hash(GAME_PACK_ID),
-        policies=[
-            PlainPolicy(seat, seeds.bot_seed(seat)) for seat in range(GAME_INVESTIGATORS + 1)
-        ],
-        timer=timer,
-        time_runs_out=_time_runs_out if timer is not None else None,
-    )
-    return list(result.events)
+    events, _ = _self_played(GAME_SEED, GAME_INVESTIGATORS, difficulty, GAME_PACK_ID, timer=timer)
+    return events
 
 
 TINY_SEED: Final = 4
@@ -494,18 +496,8 @@ TINY_SEED: Final = 4
 
 def tiny_game() -> list[Event]:
     """A game with the tiny pack: the ten dreams are reshuffled into the deck again and again."""
-    seeds = SelfplaySeeds.from_number(TINY_SEED)
-    seating = Seating.from_seeds(seeds, 1)
-    result = play_game(
-        seeds=seeds,
-        seating=seating,
-        difficulty=Difficulty.EASY,
-        cards=TINY_CARDS,
-        pack_id=TINY_PACK_ID,
-        pack_hash=_pack_hash(TINY_PACK_ID),
-        policies=[PlainPolicy(seat, seeds.bot_seed(seat)) for seat in range(2)],
-    )
-    return list(result.events)
+    events, _ = _self_played(TINY_SEED, 1, Difficulty.EASY, TINY_PACK_ID)
+    return events
 
 
 def _expected(report: VerifyReport) -> dict[str, Any]:

@@ -10,7 +10,7 @@ events into the JSON objects the wire carries.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 from domicile_p2p.fairness.commit import GAME_ID_BYTES
@@ -108,12 +108,7 @@ class HostedGame:
         return self.table.step
 
     def abort_stalled(self) -> EventObject | None:
-        try:
-            event = self.table.abort_stalled()
-        except HostMisuse:
-            return None  # nobody to wait for after all
-        self._values.append(event.value)
-        return event.value
+        return self._statement(self.table.abort_stalled)  # None: nobody to wait for after all
 
     @property
     def investigation(self) -> tuple[int, int] | None:
@@ -132,10 +127,14 @@ class HostedGame:
         return self.table.table.config.timer
 
     def time_up(self) -> EventObject | None:
+        return self._statement(self.table.time_up)  # None: the investigation ended by itself
+
+    def _statement(self, make: Callable[[], Event]) -> EventObject | None:
+        """A statement the host's clock calls for, or ``None`` when the table no longer needs it."""
         try:
-            event = self.table.time_up()
+            event = make()
         except HostMisuse:
-            return None  # the investigation ended by itself meanwhile
+            return None
         self._values.append(event.value)
         return event.value
 

@@ -643,42 +643,40 @@ class HostSession:
         return effects
 
     def _time_up(self, room: Room) -> list[HostEffect]:
-        game = room.game
-        assert game is not None
         self._sand_glass.forget(room.nameplate)
-        start = len(game.events)
-        event = game.time_up()
-        if event is None:
-            return []
-        body = event["body"]
-        effects: list[HostEffect] = [
-            Log(
-                "time-up",
-                {
-                    "table": room.nameplate,
-                    "locked": list(body["locked"]),
-                    "no_guess": list(body["no_guess"]),
-                },
-            ),
-        ]
-        return effects + self._publish(room, start, [event], lobby_changed=False)
+        assert room.game is not None
+        return self._clock_statement(
+            room, room.game.time_up, "time-up", ("locked", "no_guess"), lobby_changed=False
+        )
 
     def _abort_stalled(self, room: Room) -> list[HostEffect]:
+        self._setup.forget(room.nameplate)
+        assert room.game is not None
+        return self._clock_statement(
+            room, room.game.abort_stalled, "setup-aborted", ("seats", "reason"), lobby_changed=True
+        )
+
+    def _clock_statement(
+        self,
+        room: Room,
+        make: Callable[[], EventObject | None],
+        log: str,
+        fields: tuple[str, ...],
+        *,
+        lobby_changed: bool,
+    ) -> list[HostEffect]:
+        """The statement a deadline calls for (``None``: the table no longer needs it),
+        logged with ``fields`` of its body, then published."""
         game = room.game
         assert game is not None
-        self._setup.forget(room.nameplate)
         start = len(game.events)
-        event = game.abort_stalled()
+        event = make()
         if event is None:
             return []
         body = event["body"]
-        effects: list[HostEffect] = [
-            Log(
-                "setup-aborted",
-                {"table": room.nameplate, "seats": list(body["seats"]), "reason": body["reason"]},
-            ),
-        ]
-        return effects + self._publish(room, start, [event], lobby_changed=True)
+        logged = {name: _plain(body[name]) for name in fields}
+        effects: list[HostEffect] = [Log(log, {"table": room.nameplate, **logged})]
+        return effects + self._publish(room, start, [event], lobby_changed=lobby_changed)
 
     def _fetch(self, state: _Connection, message: Fetch) -> list[HostEffect]:
         assert state.table is not None
@@ -755,6 +753,11 @@ class HostSession:
             Send(state.id, Error(code, _clip(message), fatal=True)),
             Close(state.id, CLOSE_POLICY, code.value),
         ]
+
+
+def _plain(value: Any) -> Any:
+    """A body field as a log record holds it: sequences as lists."""
+    return list(value) if isinstance(value, tuple | list) else value
 
 
 def _clip(message: str) -> str:
