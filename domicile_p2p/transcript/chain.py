@@ -29,11 +29,12 @@ def host_signature_fault() -> Fault:
 class Chain:
     """The authenticity state of a transcript: the next ``seq``, the head link, the counters."""
 
-    __slots__ = ("_counters", "_game", "head", "next_seq", "table")
+    __slots__ = ("_counters", "_game", "_seats", "head", "next_seq", "table")
 
     def __init__(self, table: TableSetup) -> None:
         self.table = table
         self._game = table.genesis.game
+        self._seats = table.seats  # asked for every action: built once
         self.next_seq = 0
         self.head = GENESIS_PREV
         self._counters = [0] * len(table.seats)
@@ -84,7 +85,7 @@ class Chain:
 
     def check_seat(self, seat: int, *, blame: str) -> None:
         """The seat must be one of this table's (only then does it have a key)."""
-        if seat not in self.table.seats:
+        if seat not in self._seats:
             raise Fault(Check.PLAYER_SIGNATURES, blame, f"there is no seat {seat}")
 
     def signature_fault(self, seat: int, *, blame: str) -> Fault:
@@ -119,5 +120,5 @@ class Chain:
         # An unknown seat is the player-signature check's to refuse; the link passes
         # of ``verify`` move past it before that check runs.
         seat = event.seat
-        if seat is not None and seat in self.table.seats and event.counter is not None:
+        if seat is not None and seat in self._seats and event.counter is not None:
             self._counters[seat] = event.counter

@@ -360,9 +360,10 @@ class _Verification:
             for event in self.events
         ]
         player_events: list[int] = []
+        seats = table.seats
         for index, event in enumerate(self.events):
             seat = event.seat
-            if seat is not None and seat in table.seats and event.sig is not None:
+            if seat is not None and seat in seats and event.sig is not None:
                 key = table.seat_keys[seat]
                 checks.append((key, _signature(event.sig), event.action_message(game)))
                 player_events.append(index)
