@@ -40,20 +40,34 @@ from domicile_p2p.fairness.derive import ByteStream, stream_bytes
 from domicile_p2p.fairness.seeds import SelfplaySeeds
 from domicile_p2p.identity import BadPublicKey, Identity, PublicKey
 from domicile_p2p.packs import Pack, canonical_form, load_default_pack, load_pack
-from domicile_p2p.rules import LAST_DAY, Category, Difficulty, GameState, Stage, TableConfig
+from domicile_p2p.rules import (
+    LAST_DAY,
+    Category,
+    Difficulty,
+    GameState,
+    Stage,
+    TableConfig,
+    apply,
+    new_game,
+)
 from domicile_p2p.transcript.codec import Event, SignedAction
 from domicile_p2p.transcript.files import encode_transcript
 from domicile_p2p.transcript.forge import Entry, entries_of, seal
+from domicile_p2p.transcript.moves import PLAY_KINDS, to_rules
 from domicile_p2p.transcript.rule_vectors import Base, rule_games
 from domicile_p2p.transcript.schema import (
     CardLists,
+    DealBody,
+    EntropyRevealBody,
     GameOverBody,
+    GroupGiveBody,
     Kind,
     Opening,
     PlaceBody,
     RevealBody,
     SeanceBody,
     SlotCommitsBody,
+    TableauBody,
     VerdictBody,
 )
 from domicile_p2p.transcript.selfplay import PlainPolicy, Seating, play_game
@@ -564,7 +578,53 @@ def tampered_games(events: Sequence[Event], seating: Seating) -> dict[str, bytes
     flipped = GameOverBody("lost" if over.outcome == "won" else "won", over.day)
     forged[index] = forged[index].with_body(flipped)
     games["wrong-outcome"] = sealed(forged)
+    # The Ghost never reveals its seed: the game cannot be proven fair.
+    games["missing-reveal"] = encode_transcript(events[:-1])
+    # An action sent again with its own signature and counter: a replay.
+    index = _first(entries, lambda e: e.kind is Kind.PLACE)
+    games["replayed-action"] = sealed([*entries[: index + 1], *entries[index:]])
+    # An investigator reveals other entropy than it committed to.
+    index = _first(entries, lambda e: e.kind is Kind.ENTROPY_REVEAL)
+    forged = list(entries)
+    forged[index] = forged[index].with_body(EntropyRevealBody("66" * 32))
+    games["wrong-entropy"] = sealed(forged)
+    # The host deals the tableau in another order than the joint seed does.
+    index = _first(entries, lambda e: e.kind is Kind.DEAL)
+    deal = entries[index].body
+    assert isinstance(deal, DealBody)
+    tableau = deal.tableau
+    shuffled = TableauBody(tuple(reversed(tableau.character)), tableau.location, tableau.item)
+    forged = list(entries)
+    forged[index] = forged[index].with_body(DealBody(deal.joint_seed, shuffled))
+    games["wrong-tableau"] = sealed(forged)
+    # Stage Two's group give names a dream the Ghost does not hold (it is still in the
+    # deck): the public replay cannot tell, the replay with the revealed seed can.
+    index = _first(entries, lambda e: e.kind is Kind.GROUP_GIVE)
+    group = entries[index].body
+    assert isinstance(group, GroupGiveBody)
+    stranger = _not_in_hand(events, index)
+    forged = list(entries)
+    forged[index] = forged[index].with_body(GroupGiveBody((stranger, *group.cards[1:])))
+    games["card-not-in-hand"] = sealed(forged)
     return games
+
+
+def _not_in_hand(events: Sequence[Event], before: int) -> str:
+    """A dream card neither in the Ghost's hand nor face up just before event ``before``."""
+    replica = verify(encode_transcript(events)).replica
+    assert replica is not None
+    table, tableau = replica.ledger.table, replica.ledger.tableau
+    deal, reveal = events[_first(entries_of(events), lambda e: e.kind is Kind.DEAL)], events[-1]
+    assert isinstance(deal.body, DealBody) and isinstance(reveal.body, RevealBody)
+    assert tableau is not None
+    key = ghost_key(bytes.fromhex(reveal.body.seed), bytes.fromhex(deal.body.joint_seed))
+    state = new_game(table.config, tableau, deal_secrets(key, table.config, tableau))
+    for event in events[:before]:
+        if event.kind in PLAY_KINDS and event.seat is not None:
+            state = apply(state, to_rules(event.kind, event.body, event.seat))
+    assert state.secrets is not None
+    held = set(state.secrets.hand) | state.dreams_in_play
+    return next(card for card in table.config.dream_cards if card not in held)
 
 
 def _flip_hex_digit(line: bytes) -> bytes:
