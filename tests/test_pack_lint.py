@@ -10,6 +10,7 @@ concatenate).
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import logging
 import shutil
@@ -35,10 +36,12 @@ from domicile_p2p.packs import (
 )
 from domicile_p2p.packs.lint import (
     MIN_POINTING_DREAMS,
+    content_words,
     lint_pack,
     near_duplicate,
     points_to,
     word_overlap,
+    word_sharing_pairs,
 )
 from domicile_p2p.packs.names import (
     GENERIC_WORDS,
@@ -214,6 +217,21 @@ def test_near_duplicates() -> None:
     assert 0.3 <= word_overlap(text, some_words) < 0.6
     assert near_duplicate(_dream("a b c", text), _dream("a b c", some_words))
     assert not near_duplicate(_dream("a b c", text), _dream("a b d", some_words))
+
+
+def test_the_linter_compares_every_pair_of_dreams_sharing_a_word() -> None:
+    # lint finds candidate pairs through an index of words; none may be missed.
+    pack = load_default_pack()
+    content = [content_words(dream.text) for dream in pack.dreams]
+    pairs = {(a.id, b.id): overlap for a, b, overlap in word_sharing_pairs(pack.dreams, content)}
+    sharing = {
+        (a.id, b.id)
+        for (i, a), (j, b) in itertools.combinations(enumerate(pack.dreams), 2)
+        if content[i] & content[j]
+    }
+    assert set(pairs) == sharing
+    for (first, second), overlap in pairs.items():
+        assert overlap == word_overlap(pack.dream(first).text, pack.dream(second).text)
 
 
 # --- each rule on a tiny broken pack ----------------------------------------------------------
