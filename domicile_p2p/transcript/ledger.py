@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from itertools import pairwise
 from types import MappingProxyType
@@ -149,12 +149,25 @@ class StepRule:
     host: frozenset[Kind] = frozenset()
     owed: frozenset[Kind] = frozenset()
     final: bool = False
+    _owed_by: tuple[tuple[Kind, ...], ...] = field(init=False, repr=False, compare=False)
+    """What the Ghost, an investigator and the host may owe here (asked once per event)."""
+
+    def __post_init__(self) -> None:
+        owed_by = tuple(
+            tuple(sorted(self.owed & kinds))
+            for kinds in (self.ghost, self.investigators, self.host)
+        )
+        object.__setattr__(self, "_owed_by", owed_by)
 
     def kinds(self, seat: int | None) -> frozenset[Kind]:
         """What ``seat`` (``None``: the host) may send at this step."""
         if seat is None:
             return self.host
         return self.ghost if seat == GHOST else self.investigators
+
+    def may_owe(self, seat: int | None) -> tuple[Kind, ...]:
+        """The kinds of :attr:`owed` that ``seat`` (``None``: the host) sends."""
+        return self._owed_by[2 if seat is None else 0 if seat == GHOST else 1]
 
 
 GHOST_MOVES: Final = PLAY_KINDS & GHOST_KINDS
@@ -203,6 +216,13 @@ STEPS: Final[Mapping[Step, StepRule]] = MappingProxyType(
     }
 )
 """The protocol's steps as data (see the theory of operation above)."""
+
+_GHOST_COMMIT: Final = Kind.GHOST_COMMIT
+_ENTROPY_COMMIT: Final = Kind.ENTROPY_COMMIT
+_ENTROPY_REVEAL: Final = Kind.ENTROPY_REVEAL
+_REVEAL: Final = Kind.REVEAL
+_ONCE: Final = frozenset({_GHOST_COMMIT, _ENTROPY_COMMIT, _ENTROPY_REVEAL, _REVEAL})
+"""The actions each seat sends once (the fold asks about them on every event: read once here)."""
 
 SETUP_STEPS: Final = frozenset({Step.COMMITMENTS, Step.REVEALS, Step.DEAL, Step.SLOT_COMMITMENTS})
 """The steps before the game is played (the network gives the players' ones a deadline)."""
@@ -368,30 +388,30 @@ class Ledger:
 
     def sent(self, kind: Kind, seat: int) -> bool:
         """``seat`` has already sent ``kind``, one of the actions sent once per seat."""
-        match kind:
-            case Kind.GHOST_COMMIT:
-                return self.ghost_commit is not None
-            case Kind.ENTROPY_COMMIT:
-                return self.entropy_commits[seat - 1] is not None
-            case Kind.ENTROPY_REVEAL:
-                return self.entropies[seat - 1] is not None
-            case Kind.REVEAL:
-                return self.seed is not None
-        return False
+        if kind not in _ONCE:
+            return False
+        if kind is _GHOST_COMMIT:
+            return self.ghost_commit is not None
+        if kind is _ENTROPY_COMMIT:
+            return self.entropy_commits[seat - 1] is not None
+        if kind is _ENTROPY_REVEAL:
+            return self.entropies[seat - 1] is not None
+        return self.seed is not None  # the reveal
 
     def accepts(self, kind: Kind, seat: int | None) -> bool:
         """Whether ``seat`` (``None``: the host) may send ``kind`` now (:data:`STEPS`)."""
         if kind not in STEPS[self.step].kinds(seat):
             return False
+        if kind not in _ONCE:  # a move, chat or a host statement: the table alone decides
+            return True
         if seat is not None and self.sent(kind, seat):
             return False
-        return kind is not Kind.REVEAL or self.ghost_commit is not None
+        return kind is not _REVEAL or self.ghost_commit is not None
 
     def owed(self, seat: int | None) -> Kind | None:
         """What the protocol waits for from ``seat`` (``None``: the host) now, if anything."""
-        rule = STEPS[self.step]
-        for kind in sorted(rule.owed & rule.kinds(seat)):
-            if self.accepts(kind, seat) and (kind is not Kind.REVEAL or self.played):
+        for kind in STEPS[self.step].may_owe(seat):
+            if self.accepts(kind, seat) and (kind is not _REVEAL or self.played):
                 return kind
         return None
 
