@@ -24,7 +24,8 @@ I/O); each layer imports only the ones below it (import-linter contracts in
     ``limits``      rate limits (floods, wrong codes)
     ``guards/``     the protections against a dishonest party, each its own small machine:
                     ``heads`` (signed chain heads: a host showing two histories),
-                    ``setup`` (the setup's deadline: a stalling seat), ``blame`` (who cheated)
+                    ``setup`` (the setup's deadline: a stalling seat), ``sandglass`` (the
+                    investigation's timer: the host calls time), ``blame`` (who cheated)
 
 ``address``    ``wss://HOST:PORT``, as a person types it or discovery finds it
 ``schema``     the JSON Schemas of the messages, generated into ``protocol/schema/wire/``
