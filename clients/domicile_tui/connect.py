@@ -90,8 +90,11 @@ class TableDoor:
             policy_factory=self.policy_factory,
         )
 
-    def host(self, settings: TableSettings) -> TableSession:
-        """A table hosted on this laptop for the LAN, the player seated at it."""
+    def host(
+        self, settings: TableSettings, resuming: UnfinishedTable | None = None
+    ) -> TableSession:
+        """A table hosted on this laptop for the LAN, the player seated at it (``resuming``:
+        that unfinished table of this laptop's, back with its code, seats and game)."""
         if not self.lan:
             return self.offline(settings)
         from domicile_tui.networked import NetworkTable  # the network stack, only when needed
@@ -105,6 +108,7 @@ class TableDoor:
             pace=self.pace,
             advertise=self.advertise,
             seance_pause=self._seance_pause,
+            resuming=resuming,
         )
 
     def unfinished(self) -> UnfinishedTable | None:
@@ -114,19 +118,9 @@ class TableDoor:
 
     def resume(self, unfinished: UnfinishedTable, player_name: str) -> TableSession:
         """The unfinished table this laptop hosted, back with its code, seats and game."""
-        from domicile_tui.networked import NetworkTable  # the network stack, only when needed
+        from domicile_tui.networked import resumed_settings
 
-        return NetworkTable.resumed(
-            unfinished,
-            self.pack,
-            self.home,
-            player_name=player_name,
-            interface=self.interface,
-            port=self.port,
-            pace=self.pace,
-            advertise=self.advertise,
-            seance_pause=self._seance_pause,
-        )
+        return self.host(resumed_settings(unfinished, player_name), unfinished)
 
     @property
     def _seance_pause(self) -> float:

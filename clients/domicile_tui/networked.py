@@ -171,8 +171,14 @@ class NetworkTable:
         pace: BotPace | None = None,
         advertise: bool = True,
         seance_pause: float = SEANCE_PAUSE,
+        resuming: UnfinishedTable | None = None,
     ) -> NetworkTable:
+        """A table hosted here with ``settings``; with ``resuming``, that unfinished table
+        back as it was (same code and certificate, on its old port unless ``port`` says
+        otherwise and when it is free, the player in their own seat)."""
         role = Role.GHOST if settings.your_seat == GHOST else Role.INVESTIGATOR
+        if resuming is not None and port is None:
+            port = resuming.stored.port
         return cls(
             pack,
             data_dir,
@@ -184,37 +190,8 @@ class NetworkTable:
             pace=pace,
             advertise=advertise,
             seance_pause=seance_pause,
+            resuming=resuming,
         )
-
-    @classmethod
-    def resumed(
-        cls,
-        unfinished: UnfinishedTable,
-        pack: Pack,
-        data_dir: Path,
-        *,
-        player_name: str,
-        interface: str | None = None,
-        port: int | None = None,
-        pace: BotPace | None = None,
-        advertise: bool = True,
-        seance_pause: float = SEANCE_PAUSE,
-    ) -> NetworkTable:
-        """The unfinished table this laptop hosted, back as it was: the same code and
-        certificate, the same port when it is free, the player in their own seat."""
-        settings = resumed_settings(unfinished, player_name)
-        table = cls.hosted(
-            settings,
-            pack,
-            data_dir,
-            interface=interface,
-            port=port if port is not None else unfinished.stored.port,
-            pace=pace,
-            advertise=advertise,
-            seance_pause=seance_pause,
-        )
-        table._resuming = unfinished
-        return table
 
     # --- TableSession ------------------------------------------------------------
 
