@@ -76,6 +76,8 @@ async def test_a_dead_address_says_so_at_once_and_once(tmp_path: Path) -> None:
         await long_wait(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby-to-be")
         status = rendered(app.screen.query_one(StatusBar))
         assert f"Connecting to {LOOPBACK}:{port}…" in status
+        hint = rendered(app.screen.query_one("#lobby-hint", Static))
+        assert hint == "Waiting for the host to answer…"
         await long_wait(pilot, lambda: bool(shown), "the failure")
         await long_wait(pilot, lambda: isinstance(app.screen, StartScreen), "the front door")
         await pilot.pause(0.3)

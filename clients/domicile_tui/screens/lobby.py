@@ -153,6 +153,8 @@ class LobbyScreen(TableScreen):
     def _hint(self, lobby: LobbyInfo) -> Content:
         if lobby.offline:
             return Content.styled("Press Enter to light the candles and begin.", "bold $primary")
+        if not lobby.seats:  # the host has not answered yet: the status bar says where
+            return Content.styled("Waiting for the host to answer…", "italic $text-muted")
         open_seats = sum(1 for seat in lobby.seats if seat.kind is SeatKind.OPEN)
         plural = "s" if open_seats != 1 else ""
         if lobby.can_start:
