@@ -1,6 +1,6 @@
 """domicile-p2p: Tortured Domicile, a provably fair LAN party deduction game.
 
-The package is layered from the inside out (DESIGN.md section 1):
+The package is layered from the inside out (docs/ARCHITECTURE.md, section 1 "Layers"):
 
 - ``rules``     the game as a pure, deterministic state machine
 - ``fairness``  deterministic derivation of every random value from seeds

@@ -1,6 +1,6 @@
 """The Textual client of Tortured Domicile: find or host a table and play it.
 
-Layout of the package (DESIGN.md section 5):
+Layout of the package (docs/ARCHITECTURE.md, section 7 "The client"):
 
 - ``session``   the one interface the app talks to a table through, and its events
 - ``offline``   a table played entirely in this process against bots

@@ -1,11 +1,12 @@
 """The host's authority over one table (sans I/O): it orders signed actions into events.
 
-The host is not trusted (DESIGN.md, 3b): a :class:`Table` only decides the
-order of events.  It accepts an action when every peer's
-:class:`~domicile_p2p.transcript.replica.Replica` will accept the resulting
-event, signs the event and links it into the chain; it refuses anything
-else with a :class:`~domicile_p2p.transcript.errors.Rejected` naming the
-seat at fault, and nothing changes.
+The host is not trusted (docs/ARCHITECTURE.md, section 6 "Nobody is
+trusted"): a :class:`Table` only decides the order of events.  It accepts an
+action when every peer's :class:`~domicile_p2p.transcript.replica.Replica`
+will accept the resulting event, signs the event and links it into the
+chain; it refuses anything else with a
+:class:`~domicile_p2p.transcript.errors.Rejected` naming the seat at fault,
+and nothing changes.
 
 Usage (the network host wraps exactly this)::
 
