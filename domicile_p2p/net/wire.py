@@ -17,6 +17,7 @@ transcript layer, which owns their format.
 
 from __future__ import annotations
 
+import json
 from enum import StrEnum
 from typing import Annotated, Any, Final
 
@@ -94,6 +95,7 @@ class ErrorCode(StrEnum):
     TAKEN_OVER = "taken-over"  # a person took this bot's seat (in the lobby)
     SHUTTING_DOWN = "shutting-down"
     GAME_OVER = "game-over"
+    CHAT_LIMIT = "chat-limit"  # over this seat's chat rate or its characters for the game
 
 
 class _Message(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type"):
@@ -229,6 +231,7 @@ class PeerHead(_Message, frozen=True, tag="peer-head"):
 
 HostMessage = Welcome | PakeReply | Lobby | Seated | Events | Error | PeerHead
 
+_any_decoder: Final = msgspec.json.Decoder()
 _client_decoder: Final = msgspec.json.Decoder(ClientMessage)
 _host_decoder: Final = msgspec.json.Decoder(HostMessage)
 _encoder: Final = msgspec.json.Encoder()
@@ -250,13 +253,41 @@ def _decode(decoder: msgspec.json.Decoder[Any], frame: str | bytes) -> Any:
     if len(data) > MAX_FRAME:
         raise WireError(ErrorCode.TOO_LARGE, f"frame of {len(data)} bytes over {MAX_FRAME}")
     try:
-        return decoder.decode(data)
+        message = decoder.decode(data)
     except msgspec.ValidationError as exc:
         raise WireError(ErrorCode.BAD_MESSAGE, f"invalid message: {exc}") from None
     except msgspec.DecodeError as exc:
         raise WireError(ErrorCode.BAD_FRAME, f"not a JSON message: {exc}") from None
     except RecursionError:
         raise WireError(ErrorCode.BAD_FRAME, "JSON nested too deeply") from None
+    duplicate = _duplicate_key(data)
+    if duplicate is not None:
+        raise WireError(ErrorCode.BAD_MESSAGE, f"the key {duplicate!r} appears twice in an object")
+    return message
+
+
+def _duplicate_key(data: bytes) -> str | None:
+    """A key that appears twice in one object of ``data`` (valid JSON), or ``None``.
+
+    msgspec keeps the last of two equal keys, so a frame could mean one thing to
+    us and another to a client parsing it otherwise.  The fast path: a frame that
+    re-encodes to exactly its own bytes has no duplicate (a dropped pair would be
+    missing from the re-encoding); every frame a msgspec peer sends is one.  Any
+    other frame (spaces, escapes, another encoder, a duplicate) is parsed once
+    more, pair by pair, by the standard library.
+    """
+    if _encoder.encode(_any_decoder.decode(data)) == data:
+        return None
+    found: list[str] = []
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        keys = [key for key, _ in items]
+        if len(set(keys)) != len(keys) and not found:
+            found.append(next(key for index, key in enumerate(keys) if key in keys[:index]))
+        return dict(items)
+
+    json.loads(data, object_pairs_hook=pairs)
+    return found[0] if found else None
 
 
 def decode_client(frame: str | bytes) -> ClientMessage:

@@ -270,7 +270,7 @@ def _attack(network: FakeNetwork, peer, frame: str | bytes) -> wire.Error:
 def test_each_bad_input_gets_a_typed_error_and_the_game_carries_on(tmp_path: Path) -> None:
     network, peers = seated_table(tmp_path, investigators=2)
     network.run(peers, until=_in_play(peers))
-    ghost, first, _second = peers
+    ghost, first, second = peers
     value = _valid_action(ghost)
     forged = {**value, "sig": ("0" if value["sig"][0] != "0" else "1") + value["sig"][1:]}
     others = _valid_action(ghost)
@@ -284,7 +284,8 @@ def test_each_bad_input_gets_a_typed_error_and_the_game_carries_on(tmp_path: Pat
         (wire.text(wire.Act({**value, "counter": value["counter"] + 5})), "bad-signature"),
     ]
     for index, (frame, code) in enumerate(cases):
-        target = first if code == "not-your-seat" else ghost
+        # Spread over the seats: more than 5 refusals in a row close a connection (fatal).
+        target = first if code == "not-your-seat" else second if code == "bad-frame" else ghost
         error = _attack(network, target, frame)
         assert error.code == code and not error.fatal, (index, error)
     assert len(network.logged("rejected")) == len(cases), "every refusal is logged"

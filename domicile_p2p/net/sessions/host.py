@@ -109,7 +109,13 @@ class HostLimits:
     message_burst: float = 60.0
     fetch_cost: float = 5.0
     max_bad_frames: int = 5
-    """Refused frames a connection may send before it is closed."""
+    """Refused messages (of any kind: junk, out of place, refused actions) a connection may
+    send with no accepted action between them; one more closes it."""
+    chat_rate: float = 0.5
+    chat_burst: float = 5.0
+    """Chats per second one seat may send on average, and in a burst."""
+    chat_characters: int = 20_000
+    """Characters (code points) of chat one seat may send in one game."""
     join_failures: int = 5
     join_window: float = 60.0
     """Wrong codes (or bad proofs) per remote address per window."""
@@ -123,6 +129,24 @@ class _Phase(Enum):
     HELLO = "hello"
     CONFIRM = "confirm"
     SEATED = "seated"
+
+
+@dataclass(slots=True)
+class _ChatBudget:
+    """What one seat may still chat in one game: a rate, and characters in total."""
+
+    game_id: str
+    bucket: TokenBucket
+    characters: int = 0
+
+
+def _chat_text(action: Mapping[str, Any]) -> str | None:
+    """The text of an action that says it is a chat (checked for real by the table after)."""
+    body = action.get("body")
+    if action.get("kind") != "chat" or not isinstance(body, dict):
+        return None
+    text = body.get("text")
+    return text if isinstance(text, str) else None
 
 
 @dataclass(slots=True)
@@ -207,6 +231,8 @@ class HostSession:
         self._pending: dict[str, int] = {}
         self._setup = SetupWatch(self.limits.setup_timeout)
         self._sand_glass = SandGlass()
+        self._chat: dict[tuple[int, int], _ChatBudget] = {}
+        """(table, seat) -> what that seat may still chat in the table's current game."""
 
     # ------------------------------------------------------------- queries
 
@@ -269,7 +295,7 @@ class HostSession:
                 case Resume() if state.phase is _Phase.HELLO:
                     return self._resume(state, message, now)
                 case Act() if state.phase is _Phase.SEATED:
-                    return self._act(state, message)
+                    return self._act(state, message, now)
                 case Fetch() if state.phase is _Phase.SEATED:
                     return self._fetch(state, message)
                 case Head() if state.phase is _Phase.SEATED:
@@ -572,29 +598,51 @@ class HostSession:
         ]
         return effects + self._publish(room, 0, events, lobby_changed=True)
 
-    def _act(self, state: _Connection, message: Act) -> list[HostEffect]:
+    def _act(self, state: _Connection, message: Act, now: float) -> list[HostEffect]:
         assert state.table is not None and state.seat is not None
         room = self.rooms[state.table]
         if room.game is None:
             return self._bad(state, ErrorCode.UNEXPECTED, "the game has not begun yet")
+        chat = _chat_text(message.action)
+        budget = None if chat is None else self._chat_budget(room, state.seat, room.game.game_id)
+        if chat is not None and budget is not None:
+            over = self._chat_over(budget, chat, now)
+            if over is not None:
+                return self._bad(state, ErrorCode.CHAT_LIMIT, over)
         start = len(room.game.events)
         try:
             events = room.game.submit(state.seat, message.action)
         except Refusal as refusal:
-            return [
-                Log(
-                    "rejected",
-                    {
-                        "connection": state.id,
-                        "table": room.nameplate,
-                        "seat": state.seat,
-                        "code": refusal.code.value,
-                        "reason": str(refusal),
-                    },
-                ),
-                Send(state.id, Error(refusal.code, _clip(str(refusal)))),
-            ]
+            return self._bad(state, refusal.code, str(refusal))
+        state.bad_frames = 0
+        if chat is not None and budget is not None:
+            budget.characters += len(chat)
         return self._publish(room, start, events, lobby_changed=False)
+
+    def _chat_budget(self, room: Room, seat: int, game_id: str) -> _ChatBudget:
+        """``seat``'s chat budget in the table's game ``game_id`` (a new game, a new budget)."""
+        budget = self._chat.get((room.nameplate, seat))
+        if budget is None or budget.game_id != game_id:
+            budget = _ChatBudget(
+                game_id, TokenBucket(self.limits.chat_rate, self.limits.chat_burst)
+            )
+            self._chat[room.nameplate, seat] = budget
+        return budget
+
+    def _chat_over(self, budget: _ChatBudget, text: str, now: float) -> str | None:
+        """Why a chat of ``text`` is over the seat's bound now, or ``None``."""
+        limit = self.limits.chat_characters
+        if budget.characters + len(text) > limit:
+            return (
+                f"this seat has sent {budget.characters} of its {limit} characters of chat "
+                "this game; this message does not fit"
+            )
+        if not budget.bucket.allow(now):
+            return (
+                f"too much chat: at most {self.limits.chat_burst:g} messages at once and "
+                f"{self.limits.chat_rate:g} a second"
+            )
+        return None
 
     def _head(self, state: _Connection, message: Head) -> list[HostEffect]:
         """Relay a seat's signed chain head to everyone else at its table (guards/heads.py)."""

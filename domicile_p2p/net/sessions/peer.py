@@ -93,6 +93,7 @@ _ACTION_ERRORS: Final = frozenset(
         ErrorCode.BAD_ACTION,
         ErrorCode.UNEXPECTED,
         ErrorCode.GAME_OVER,
+        ErrorCode.CHAT_LIMIT,
     }
 )
 
