@@ -47,6 +47,7 @@ and every table carry on, and every refusal is logged.
 from __future__ import annotations
 
 import secrets
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
@@ -120,13 +121,24 @@ class HostLimits:
     join_window: float = 60.0
     """Wrong codes (or bad proofs) per remote address per window."""
     pending_joins: int = 8
-    """Joins one remote address may have between the PAKE reply and its confirmation."""
+    """Joins one remote address may have at once: waiting their turn or between the PAKE
+    reply and its confirmation.  Of these at most ``join_failures`` minus the address's
+    failures in the window get a PAKE reply (each reply is one guess of the code); the
+    others wait until one is confirmed."""
+    join_rate: float = 20.0
+    join_burst: float = 40.0
+    """PAKE replies per second the whole host computes, on average and in a burst.  One
+    costs 8 to 16 ms of CPU (``SECURITY.md``), so joins take at most about a third of one
+    core; the joins over it wait their turn (within the handshake timeout)."""
+    join_queue: int = 256
+    """Joins the whole host keeps waiting for their turn; one more is refused (``rate-limited``)."""
     setup_timeout: float = DEFAULT_SETUP_TIMEOUT
     """Seconds a setup step may take before the game is aborted, naming who held it up."""
 
 
 class _Phase(Enum):
     HELLO = "hello"
+    QUEUED = "queued"  # a join waiting its turn for the PAKE (per address, or the host's rate)
     CONFIRM = "confirm"
     SEATED = "seated"
 
@@ -229,6 +241,12 @@ class HostSession:
         """Tables with new events since the setup watch last looked (a resumed game too)."""
         self._failures = FailureLimiter(self.limits.join_failures, self.limits.join_window)
         self._pending: dict[str, int] = {}
+        """address -> joins between their PAKE reply and its confirmation (each one a guess)."""
+        self._queued: dict[str, int] = {}
+        """address -> joins waiting their turn (phase QUEUED)."""
+        self._join_queue: deque[ConnectionId] = deque()
+        """Joins waiting their turn, oldest first (connections gone since are skipped)."""
+        self._join_bucket = TokenBucket(self.limits.join_rate, self.limits.join_burst)
         self._setup = SetupWatch(self.limits.setup_timeout)
         self._sand_glass = SandGlass()
         self._chat: dict[tuple[int, int], _ChatBudget] = {}
@@ -243,7 +261,8 @@ class HostSession:
         pending = [
             state.opened + self.limits.handshake_timeout for state in self._handshaking.values()
         ]
-        for clock in (self._setup.deadline(), self._sand_glass.deadline()):
+        joins_resume = self._join_bucket.ready_at() if self._join_queue else None
+        for clock in (self._setup.deadline(), self._sand_glass.deadline(), joins_resume):
             if clock is not None:
                 pending.append(clock)
         pending += [
@@ -275,7 +294,7 @@ class HostSession:
         self, connection: ConnectionId, message: ClientMessage, now: float
     ) -> list[HostEffect]:
         effects = self._receive(connection, message, now)
-        return effects + self._watch_lobbies(now) + self._watch_setup(now)
+        return effects + self._admit_joins(now) + self._watch_lobbies(now) + self._watch_setup(now)
 
     def _receive(
         self, connection: ConnectionId, message: ClientMessage, now: float
@@ -325,6 +344,7 @@ class HostSession:
         if state is None:
             return []
         self._handshaking.pop(connection, None)
+        self._unqueue(state)
         effects: list[HostEffect] = [Log("disconnected", {"connection": connection})]
         if state.phase is _Phase.CONFIRM and state.reply is not None:
             # The client saw our confirmation and hung up: its code was wrong.
@@ -342,6 +362,7 @@ class HostSession:
                     },
                 )
             )
+        effects += self._admit_joins(now)
         if state.table is None or state.seat is None:
             return effects
         seats = self._occupants[state.table]
@@ -367,6 +388,7 @@ class HostSession:
                 if state.phase is _Phase.CONFIRM and state.reply is not None:
                     self._leave_confirm(state, now, failed=True)
                 effects += self._fatal(state, ErrorCode.UNEXPECTED, "the handshake took too long")
+        effects += self._admit_joins(now)
         return effects + self._watch_lobbies(now) + self._watch_setup(now)
 
     def shutdown(self) -> list[HostEffect]:
@@ -409,24 +431,97 @@ class HostSession:
         return Refusal(code, message)
 
     def _join(self, state: _Connection, message: Join, now: float) -> list[HostEffect]:
+        """Queue the join for its PAKE (:meth:`_admit_joins` says when its turn comes)."""
         try:
             room = self._room(state, message.protocol, message.table)
             self._check_rate(state, now)
         except Refusal as refusal:
             return self._fatal(state, refusal.code, str(refusal))
         address = _remote_host(state.remote)
-        if self._pending.get(address, 0) >= self.limits.pending_joins:
+        if (
+            self._pending.get(address, 0) + self._queued.get(address, 0)
+            >= self.limits.pending_joins
+        ):
             return self._fatal(
                 state, ErrorCode.RATE_LIMITED, "too many joins at once from your address"
             )
+        if len(self._join_queue) >= self.limits.join_queue:
+            return self._fatal(
+                state, ErrorCode.RATE_LIMITED, "the host is busy with joins; try again in a minute"
+            )
+        state.join, state.table, state.phase = message, room.nameplate, _Phase.QUEUED
+        self._queued[address] = self._queued.get(address, 0) + 1
+        self._join_queue.append(state.id)
+        return []
+
+    def _unqueue(self, state: _Connection) -> None:
+        """``state`` no longer waits for its PAKE (its turn came, or it is gone)."""
+        if state.phase is not _Phase.QUEUED:
+            return
+        state.phase = _Phase.HELLO
+        address = _remote_host(state.remote)
+        count = self._queued.get(address, 0) - 1
+        if count > 0:
+            self._queued[address] = count
+        else:
+            self._queued.pop(address, None)
+
+    def _admit_joins(self, now: float) -> list[HostEffect]:
+        """Give the waiting joins their PAKE, oldest first, within both budgets.
+
+        Per address: the failures in the window plus the replies not yet confirmed stay
+        under ``join_failures``, so however the joins are spread over connections an
+        address gets at most that many guesses of the code per window.  For the whole
+        host: the ``join_rate`` bucket, so a flood from many addresses costs a bounded
+        share of the CPU.  A join that is not admitted waits (the handshake timeout
+        bounds how long); one from an address now over its failures is refused.
+        """
+        effects: list[HostEffect] = []
+        waiting: deque[ConnectionId] = deque()
+        queue = self._join_queue
+        while queue:
+            state = self._connections.get(queue.popleft())
+            if state is None or state.phase is not _Phase.QUEUED:
+                continue  # gone, or refused, since it queued
+            address = _remote_host(state.remote)
+            if self._failures.retry_after(address, now) is not None:
+                self._unqueue(state)
+                try:
+                    self._check_rate(state, now)
+                except Refusal as refusal:
+                    effects += self._fatal(state, refusal.code, str(refusal))
+                continue
+            guesses = self._failures.recent(address, now) + self._pending.get(address, 0)
+            if guesses >= self.limits.join_failures:
+                waiting.append(state.id)
+                continue
+            if not self._join_bucket.allow(now):
+                waiting.append(state.id)
+                break
+            self._unqueue(state)
+            effects += self._pake(state, now)
+        waiting.extend(queue)
+        self._join_queue = waiting
+        return effects
+
+    def _pake(self, state: _Connection, now: float) -> list[HostEffect]:
+        """The host's half of the PAKE for a join whose turn has come."""
+        message, table = state.join, state.table
+        assert message is not None and table is not None
+        room = self.rooms[table]
+        address = _remote_host(state.remote)
         binding = Binding(room.nameplate, self.fingerprint, bytes.fromhex(message.key), state.nonce)
-        reply = host_reply(room.config.code, binding, bytes.fromhex(message.pake))
+        try:
+            reply = host_reply(room.config.code, binding, bytes.fromhex(message.pake))
+        except WireError as exc:
+            # As costly as a wrong code, and as telling: it counts as a failure.
+            state.join = state.table = None
+            state.log_fields["failures"] = self._failures.record_failure(address, now)
+            return self._bad(state, ErrorCode(exc.code), str(exc))
         # From here the client can tell from our confirmation whether its code was right.
-        # A client that then hangs up (or times out) is counted as a wrong code; the
-        # pending limit stops a guesser from trying many codes at once before that.
+        # A client that then hangs up (or times out) is counted as a wrong code.
         self._pending[address] = self._pending.get(address, 0) + 1
-        state.join, state.reply, state.phase = message, reply, _Phase.CONFIRM
-        state.table = room.nameplate
+        state.reply, state.phase = reply, _Phase.CONFIRM
         return [Send(state.id, PakeReply(reply.message.hex(), reply.mac.hex()))]
 
     def _leave_confirm(self, state: _Connection, now: float, *, failed: bool) -> None:
@@ -785,6 +880,7 @@ class HostSession:
         ]
 
     def _fatal(self, state: _Connection, code: ErrorCode, message: str) -> list[HostEffect]:
+        self._unqueue(state)
         state.closing = True
         self._handshaking.pop(state.id, None)
         fields: dict[str, Any] = {

@@ -26,6 +26,12 @@ class TokenBucket:
         if self.tokens < 0:
             self.tokens = self.burst
 
+    def ready_at(self, cost: float = 1.0) -> float | None:
+        """When ``cost`` tokens will be there (``None``: they are now, or nothing was spent)."""
+        if self.tokens >= cost or self.updated is None:
+            return None
+        return self.updated + (cost - self.tokens) / self.rate
+
     def allow(self, now: float, cost: float = 1.0) -> bool:
         if self.updated is not None:
             self.tokens = min(self.burst, self.tokens + (now - self.updated) * self.rate)
@@ -62,6 +68,10 @@ class FailureLimiter:
     def tracked(self) -> int:
         """How many addresses have failures on record."""
         return len(self._failures)
+
+    def recent(self, address: str, now: float) -> int:
+        """How many failures ``address`` has in the window now."""
+        return len(self._recent(address, now))
 
     def retry_after(self, address: str, now: float) -> float | None:
         """Seconds until ``address`` may try again, or ``None`` if it may try now."""
