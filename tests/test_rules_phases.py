@@ -257,3 +257,19 @@ def test_refresh_refusal_is_the_error_apply_raises() -> None:
             apply(state, Refresh())
         assert str(raised.value) == str(refusal)
     assert asked
+
+
+def test_the_triggers_read_stage_two_as_stage_two() -> None:
+    """In Stage Two everyone holds three cards: that makes no one served or locked."""
+    for game in _games():
+        for replay in game:
+            state = replay.secret
+            if state.stage is not Stage.CULPRIT or state.phase is Phase.ENDED:
+                continue
+            draft = Draft(state, Lock(1))
+            assert phases.HOLDS[Trigger.ALL_SERVED](draft) == all(
+                inv.served for inv in state.investigators
+            )
+            assert phases.HOLDS[Trigger.ALL_LOCKED](draft) == all(
+                inv.locked for inv in state.investigators
+            )

@@ -27,7 +27,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import combinations, permutations
+from itertools import accumulate, combinations, permutations
 from operator import add, getitem
 from typing import Final
 
@@ -411,10 +411,7 @@ def best_laying_of_three(first: Sequence[int], second: Sequence[int], third: Seq
 
 def _running_max_from_end(values: Sequence[int]) -> list[int]:
     """``result[i]`` is the largest of ``values[i:]``."""
-    result = list(values)
-    for position in range(len(result) - 2, -1, -1):
-        result[position] = max(result[position], result[position + 1])
-    return result
+    return list(accumulate(reversed(values), max))[::-1]
 
 
 def _in_hand_order(cards: Sequence[str], hand: Sequence[str]) -> tuple[str, ...]:

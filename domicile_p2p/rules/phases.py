@@ -145,15 +145,15 @@ PHASE_DESCRIPTIONS: Final[dict[Position, str]] = {
 # --------------------------------------------------------------------------- the triggers
 
 
-def _active(draft: Draft) -> list[Investigator]:
-    """Who takes part in this round: in Stage One those still seeking a card, in Stage Two all."""
-    if draft.stage is Stage.CULPRIT:
-        return draft.investigators
-    return [investigator for investigator in draft.investigators if not investigator.done]
+# The predicates run after every action, so each is one pass over the investigators that
+# stops at the first who breaks it.  Active: in Stage One those still seeking a card
+# (``done`` is asked only of those the rest of the test does not settle), in Stage Two all.
 
 
 def _all_served(draft: Draft) -> bool:
-    return all(investigator.served for investigator in _active(draft))
+    if draft.stage is Stage.CULPRIT:
+        return all(inv.served for inv in draft.investigators)
+    return all(inv.served or inv.done for inv in draft.investigators)
 
 
 def _group_served(draft: Draft) -> bool:
@@ -161,12 +161,16 @@ def _group_served(draft: Draft) -> bool:
 
 
 def _all_locked(draft: Draft) -> bool:
-    return all(investigator.locked for investigator in _active(draft))
+    if draft.stage is Stage.CULPRIT:
+        return all(inv.locked for inv in draft.investigators)
+    return all(inv.locked or inv.done for inv in draft.investigators)
 
 
 def _unanimous(draft: Draft) -> bool:
-    active = _active(draft)
-    return all(inv.locked for inv in active) and len({inv.marker for inv in active}) == 1
+    investigators = draft.investigators
+    return all(inv.locked for inv in investigators) and (
+        len({inv.marker for inv in investigators}) == 1
+    )
 
 
 def _timed_out(draft: Draft) -> bool:
