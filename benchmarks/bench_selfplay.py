@@ -13,8 +13,9 @@ Three ways to play the same games, each timed over the same seeds:
   signed, ordered and signed by the table, checked by a replica (what
   ``domicile selfplay`` does, minus writing the file).
 
-Target (issue 7): >= 1,000 games/s engine only.  The ratios engine/anchor
-and protocol/engine say where the time goes.  The process is pinned to one
+Targets: >= 1,000 games/s engine only (issue 7); engine/anchor <= 3 x (issue 11:
+the bots cost at most twice what the rules do).  The ratio protocol/engine says
+where the rest of the time goes.  The process is pinned to one
 CPU so "per core" means what it says.
 """
 
@@ -37,6 +38,8 @@ from domicile_p2p.transcript.packref import card_lists
 from domicile_p2p.transcript.selfplay import Seating, play_game
 
 TARGET_GAMES_PER_SECOND = 1000.0
+TARGET_OVER_ANCHOR = 3.0
+"""Issue 11: engine + bots at most 3 x the engine alone replaying the same actions."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +129,7 @@ def main(argv: list[str] | None = None) -> int:
         ),
     )
     engine_rates: dict[int, float] = {}
+    over_anchor: dict[int, float] = {}
     for investigators in sizes:
         seeds = range(args.games)
         recorded = [record(pack, investigators, difficulty, seed) for seed in seeds]
@@ -154,6 +158,7 @@ def main(argv: list[str] | None = None) -> int:
         per_anchor = timings["anchor"].median / args.games
         per_protocol = timings["protocol"].median / args.protocol_games
         engine_rates[investigators] = 1 / per_engine
+        over_anchor[investigators] = ratio(per_engine, per_anchor)
         report.row(
             investigators,
             actions,
@@ -179,6 +184,15 @@ def main(argv: list[str] | None = None) -> int:
                 rate,
                 TARGET_GAMES_PER_SECOND,
                 "higher",
+            )
+        )
+    for investigators, value in over_anchor.items():
+        report.targets.append(
+            Target(
+                f"engine + bots / engine alone, {investigators} investigator(s)",
+                value,
+                TARGET_OVER_ANCHOR,
+                "lower",
             )
         )
     report.note(
