@@ -33,6 +33,8 @@ warm-up run writes it).
 from __future__ import annotations
 
 import os
+import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -111,9 +113,15 @@ def make_transcript(directory: Path, investigators: int, seed: int) -> Path:
 PROCESS_ENV = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
 
 
-def process_call(command: list[str]) -> Callable[[], None]:
+def process_call(command: list[str], cpu: list[float] | None = None) -> Callable[[], None]:
+    """Run ``command``; its CPU time (user + system, every thread) goes to ``cpu``."""
+
     def run() -> None:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         subprocess.run(command, check=False, capture_output=True, env=PROCESS_ENV)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if cpu is not None:
+            cpu.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
 
     return run
 
@@ -190,15 +198,22 @@ def main(argv: list[str] | None = None) -> int:
             )
             count = len(prepared.checks)
             # The process and the bare interpreter in turns, so that load hits both alike.
+            python_cpu: list[float] = []
+            cli_cpu: list[float] = []
             walls = interleaved(
                 {
-                    "python": process_call([python, "-c", "pass"]),
-                    "cli": process_call([venv_bin("domicile"), "verify", str(path)]),
+                    "python": process_call([python, "-c", "pass"], python_cpu),
+                    "cli": process_call([venv_bin("domicile"), "verify", str(path)], cli_cpu),
                 },
                 rounds=args.process_rounds,
             )
             cli = walls["cli"].median
             beyond_python = cli - walls["python"].median
+            # On a loaded machine wall time is mostly waiting for a CPU; CPU time is not.
+            beyond_python_cpu = statistics.median(cli_cpu) - statistics.median(python_cpu)
+            floor_cpu = time_calls(
+                prepared.verify_all, rounds=args.rounds, clock=time.thread_time
+            ).median
             verify_s, floor_s = timings["verify"].median, timings["floor"].median
             alone_s = timings["alone"].median
             cpu_s = sorted(cpu)[len(cpu) // 2]
@@ -231,7 +246,15 @@ def main(argv: list[str] | None = None) -> int:
                 "cli_process_s": cli,
                 "cli_minus_python_s": beyond_python,
                 "cli_minus_python_over_floor": ratio(beyond_python, floor_s),
+                "cli_minus_python_cpu_s": beyond_python_cpu,
+                "floor_cpu_s": floor_cpu,
+                "cli_minus_python_cpu_over_floor_cpu": ratio(beyond_python_cpu, floor_cpu),
             }
+            report.note(
+                f"{investigators} investigator(s): `domicile verify` process CPU less "
+                f"`python -c pass` CPU {ms(beyond_python_cpu):.1f} ms, floor CPU "
+                f"{ms(floor_cpu):.1f} ms: {ratio(beyond_python_cpu, floor_cpu):.2f} x"
+            )
             report.targets.append(
                 Target(
                     f"verify ({jobs} threads, as `domicile verify`) / signature floor, "
