@@ -9,9 +9,10 @@ from itertools import permutations
 import pytest
 
 from domicile_p2p.bots import BotMisuse, GhostBot, InvestigatorBot, Policy, make_policy
-from domicile_p2p.bots.ghost import best_laying_of_three
+from domicile_p2p.bots.ghost import best_laying_of_three, splits_by_slot
 from domicile_p2p.bots.memory import SeanceMemory
 from domicile_p2p.bots.motifs import MotifIndex, motif_index
+from domicile_p2p.bots.naming import DreamNames, dream_names, wrong_named_cards
 from domicile_p2p.bots.reading import card_scores, softmax_choice
 from domicile_p2p.packs import Pack, load_default_pack
 from domicile_p2p.rules import (
@@ -19,6 +20,7 @@ from domicile_p2p.rules import (
     GHOST,
     Action,
     Category,
+    Chat,
     Column,
     CulpritSeance,
     Difficulty,
@@ -82,7 +84,10 @@ def test_bots_only_take_legal_actions_at_every_table(
         state = deal(pack, investigators, difficulty, seed)
         for before, seat, action in _play_logged(state, _policies(pack, state, seed)):
             assert action.by == seat, "a bot acted in someone else's name"
-            assert action in legal_actions(before)
+            if isinstance(action, Chat):  # table talk is open-ended: not a listed move
+                assert seat != GHOST
+            else:
+                assert action in legal_actions(before)
             apply(public(before), action)  # every other peer accepts it too
 
 
@@ -96,18 +101,23 @@ def test_full_games_end_within_seven_days(pack: Pack) -> None:
     assert outcomes == {Outcome.WON, Outcome.LOST}
 
 
-def test_stage_two_accusations_are_unanimous_and_never_repeat_a_wrong_one(pack: Pack) -> None:
-    accusations = repeats_avoided = 0
+def test_stage_two_bots_vote_their_own_reading_and_follow_only_locks(pack: Pack) -> None:
+    accusations = repeats_avoided = own_votes_against_a_tryout = followed_locks = 0
     for seed in range(16):
         state = deal(pack, 4, Difficulty.NORMAL, seed)
         wrongly_accused: set[str] = set()
         for before, seat, action in _play_logged(state, _policies(pack, state, seed)):
             if isinstance(action, Place) and before.stage is Stage.CULPRIT:
-                if seat == 1:
+                others = [inv for s, inv in enumerate(before.investigators, 1) if s != seat]
+                locked = {inv.marker for inv in others if inv.locked}
+                tryouts = {inv.marker for inv in others if not inv.locked} - {None}
+                if locked:  # it moves only to a group someone has locked on
+                    assert action.card in locked
+                    followed_locks += 1
+                else:  # its own reading, never an unlocked tryout copied
                     assert action.card not in wrongly_accused
                     repeats_avoided += bool(wrongly_accused)
-                else:  # the others follow the lowest seat
-                    assert action.card == before.investigator(1).marker
+                    own_votes_against_a_tryout += bool(tryouts - {action.card})
             if isinstance(action, CulpritSeance):
                 accusations += 1
                 markers = {inv.marker for inv in before.investigators}
@@ -116,6 +126,21 @@ def test_stage_two_accusations_are_unanimous_and_never_repeat_a_wrong_one(pack: 
                     wrongly_accused |= {m for m in markers if m is not None}
     assert accusations > 0
     assert repeats_avoided > 0
+    assert own_votes_against_a_tryout > 0
+    assert followed_locks > 0
+
+
+def test_bots_say_one_line_of_table_talk_before_each_lock(pack: Pack) -> None:
+    for seed in range(6):
+        state = deal(pack, 3, Difficulty.NORMAL, seed)
+        log = _play_logged(state, _policies(pack, state, seed))
+        talk = [(before, seat, action) for before, seat, action in log if isinstance(action, Chat)]
+        assert talk and all(seat != GHOST for _, seat, _ in talk)
+        for position, (_, seat, action) in enumerate(log):
+            if isinstance(action, Lock):
+                own = [a for _, s, a in log[:position] if s == seat]
+                assert isinstance(own[-1], Chat), "a bot locked without saying why"
+                assert own[-1].text.startswith(("Leaning to ", "Going with "))
 
 
 # --- what the investigator knows -----------------------------------------------------------
@@ -272,16 +297,20 @@ def test_a_bot_rebuilt_every_day_still_plays_legally_to_the_end(pack: Pack) -> N
 
 
 def _points_at(
-    index: MotifIndex, dreams: tuple[str, ...], cards: tuple[str, ...], target: str
+    index: MotifIndex,
+    names: DreamNames,
+    dreams: tuple[str, ...],
+    cards: tuple[str, ...],
+    target: str,
 ) -> bool:
     """Whether ``target`` alone scores best among ``cards`` for these dreams."""
-    scores = card_scores(index, dreams, cards)
+    scores = card_scores(index, names, dreams, cards)
     best = max(scores)
     return scores[cards.index(target)] == best and scores.count(best) == 1
 
 
 def test_the_ghost_points_at_the_target_far_more_often_than_a_random_give(pack: Pack) -> None:
-    index = motif_index(pack)
+    index, names = motif_index(pack), dream_names(pack)
     ghost_hits = random_hits = gives = 0
     chance = 0.0
     rng = random.Random(11)
@@ -296,8 +325,8 @@ def test_the_ghost_points_at_the_target_far_more_often_than_a_random_give(pack: 
             random_give = tuple(rng.sample(state.secrets.hand, len(action.cards)))
             gives += 1
             chance += 1 / len(candidates)
-            ghost_hits += _points_at(index, action.cards, candidates, target)
-            random_hits += _points_at(index, random_give, candidates, target)
+            ghost_hits += _points_at(index, names, action.cards, candidates, target)
+            random_hits += _points_at(index, names, random_give, candidates, target)
             state = apply(state, action)
     assert ghost_hits > 2 * random_hits
     assert ghost_hits > 4 * chance
@@ -362,3 +391,59 @@ def test_the_best_laying_of_three_cards_is_the_best_of_the_six_orders() -> None:
             for slots in permutations(range(3))
         )
         assert best_laying_of_three(*rows) == every_order
+
+
+# --- the bots read the dreams' words ------------------------------------------------------
+
+
+def test_the_ghost_never_gives_a_dream_that_names_a_wrong_card(pack: Pack) -> None:
+    names = dream_names(pack)
+    gives = 0
+    for seed in range(40):
+        result_state = deal(pack, 1 + seed % 6, list(Difficulty)[seed % 4], seed)
+        for before, _, action in _play_logged(result_state, _policies(pack, result_state, seed)):
+            if isinstance(action, Give):
+                gives += 1
+                assert wrong_named_cards(names, view(before, GHOST), action) == ()
+    assert gives > 300
+
+
+def test_the_default_pack_has_dreams_that_name_wrong_cards_to_avoid(pack: Pack) -> None:
+    # Without such dreams the test above could not fail.
+    names = dream_names(pack)
+    characters = [card.id for card in pack.characters]
+    assert any(names.names_wrongly(dream.id, characters[0], characters) for dream in pack.dreams)
+
+
+def test_a_card_named_in_a_dream_outscores_one_tied_on_motifs(pack: Pack) -> None:
+    index, names = motif_index(pack), dream_names(pack)
+    cards = [*pack.characters, *pack.locations, *pack.items]
+    checked = 0
+    for dream in pack.dreams:
+        for card_id in names.named.get(dream.id, ()):
+            named = pack.investigator_card(card_id)
+            rivals = [c.id for c in cards if c.category == named.category and c.id != card_id]
+            tied = [
+                r for r in rivals if index.overlap(dream.id, r) == index.overlap(dream.id, card_id)
+            ]
+            for rival in tied:
+                scores = card_scores(index, names, (dream.id,), (card_id, rival))
+                assert scores[0] > scores[1]
+                checked += 1
+    assert checked > 0
+
+
+def test_the_simulator_counts_misnamed_gives_and_split_group_gives(pack: Pack) -> None:
+    results = [run_game(pack, 4, Difficulty.NORMAL, seed) for seed in range(30)]
+    assert sum(r.ghost_gives for r in results) > 0
+    assert sum(r.wrong_named_gives for r in results) == 0
+    group_gives = sum(r.group_gives for r in results)
+    splittable = sum(r.group_gives_splittable for r in results)
+    assert group_gives > 0 and 0 < splittable <= group_gives
+    assert sum(r.group_gives_split for r in results) == splittable
+
+
+def test_splits_by_slot_needs_one_pointing_dream_per_slot() -> None:
+    assert splits_by_slot([[1, 0, 0], [0, 0, 2], [0, 1, -1]])
+    assert not splits_by_slot([[1, 0, 0], [2, 0, 0], [0, 1, 1]])
+    assert not splits_by_slot([[1, 1, 1], [1, 1, 1], [0, 0, 0]])

@@ -34,6 +34,7 @@ from typing import Final
 from domicile_p2p.bots.errors import BotMisuse
 from domicile_p2p.bots.memory import SeanceMemory
 from domicile_p2p.bots.motifs import MotifIndex, motif_index
+from domicile_p2p.bots.naming import NAMED_WEIGHT, DreamNames, dream_names
 from domicile_p2p.bots.reading import card_scores, group_scores
 from domicile_p2p.packs import Pack
 from domicile_p2p.rules import (
@@ -114,17 +115,38 @@ class _Reading:
     investigator's question stays the same all day, so each card is read once per question.
     """
 
-    __slots__ = ("_cards", "_index", "_other_masks", "_target_mask", "key", "start")
+    __slots__ = (
+        "_cards",
+        "_index",
+        "_names",
+        "_other_masks",
+        "_others",
+        "_target",
+        "_target_mask",
+        "key",
+        "start",
+    )
 
     def __init__(
-        self, index: MotifIndex, target: str, others: tuple[str, ...], held: tuple[str, ...]
+        self,
+        index: MotifIndex,
+        names: DreamNames,
+        target: str,
+        others: tuple[str, ...],
+        held: tuple[str, ...],
     ) -> None:
         self.key = (target, others, held)
         self._index = index
+        self._names = names
+        self._target = target
+        self._others = others
         self._target_mask = index.mask(target)
         self._other_masks = [index.mask(other) for other in others]
         self._cards: dict[str, tuple[int, list[int], int]] = {}
-        self.start = (index.overlap_with(held, target), card_scores(index, held, others))
+        self.start = (
+            card_scores(index, names, held, (target,))[0],
+            card_scores(index, names, held, others),
+        )
         """The target's score and each rival's with the dreams held."""
 
     def card(self, card: str) -> tuple[int, list[int], int]:
@@ -135,9 +157,26 @@ class _Reading:
             mask = self._index.mask(card)
             to_target = (mask & self._target_mask).bit_count()
             to_others = [(mask & other).bit_count() for other in self._other_masks]
+            named = self._names.named.get(card)
+            if named:  # the investigators read the words as well as the motifs
+                to_target += NAMED_WEIGHT * (self._target in named)
+                to_others = [
+                    score + NAMED_WEIGHT * (other in named)
+                    for score, other in zip(to_others, self._others, strict=True)
+                ]
             reading = (to_target, to_others, to_target - min(to_others))
             self._cards[card] = reading
         return reading
+
+
+@dataclass(frozen=True, slots=True)
+class GroupGiveNote:
+    """One Stage Two give: could the hand split three dreams one per slot (each pointing
+    by motif to the culprit's card of that slot more than to any rival group's), and did
+    the give?"""
+
+    allowed: bool
+    split: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,12 +207,16 @@ class GhostBot:
         self.refresh_below = refresh_below
         self.scarce_refresh_below = scarce_refresh_below
         self._index: MotifIndex = motif_index(pack)
+        self._names: DreamNames = dream_names(pack)
         self._memory = SeanceMemory()
         # Built at the first decision, from that decision's seed: each decision seeds it
         # anyway, and building one seeds it once already.
         self._random: random.Random | None = None
         self._readings: dict[int, _Reading] = {}
         """The latest reading of each seat's question."""
+        self.group_gives: list[GroupGiveNote] = []
+        """Each Stage Two give made, and whether the hand allowed one dream per slot
+        and the give was so split (for ``domicile simulate``'s report)."""
 
     def act(self, view: View) -> Action | None:
         if view.seat != GHOST:
@@ -219,17 +262,55 @@ class GhostBot:
         self._rng(state, f"serve/{len(waiting)}").shuffle(hand)  # ties go to no card in particular
         # Only the seat helped most is served (the first of equals, in seat order), so each
         # seat's search needs only gives better than the best plan of the seats before it.
-        chosen: tuple[int, Plan] | None = None
-        for seat in waiting:
-            better_than = float("-inf") if chosen is None else chosen[1].value
-            plan = self._plan(state, ghost, seat, hand, better_than)
-            if plan is not None:
-                chosen = (seat, plan)
+        may_refresh = refresh_refusal(state) is None
+        chosen = self._best_plan(state, ghost, waiting, hand, fair=True)
+        if chosen is None:  # every card of the hand names a wrong card for every seat
+            if may_refresh:
+                return Refresh()
+            chosen = self._best_plan(state, ghost, waiting, hand, fair=False)
         assert chosen is not None  # any give of one card or more beats -inf
         seat, plan = chosen
-        if plan.margin < self._refresh_threshold(state) and refresh_refusal(state) is None:
+        if plan.margin < self._refresh_threshold(state) and may_refresh:
             return Refresh()
         return Give(seat, _in_hand_order(plan.cards, ghost.hand))
+
+    def _best_plan(
+        self,
+        state: GameState,
+        ghost: GhostKnowledge,
+        waiting: Sequence[int],
+        hand: list[str],
+        *,
+        fair: bool,
+    ) -> tuple[int, Plan] | None:
+        """The seat helped most and its give.  When ``fair``, a dream whose words name a
+        wrong card of the category a seat seeks (it sends a person the wrong way, whatever
+        its motifs say) is never given to that seat."""
+        chosen: tuple[int, Plan] | None = None
+        for seat in waiting:
+            target = self._target(state, ghost, seat)
+            usable = hand
+            if fair:
+                seeking = state.investigator(seat).seeking
+                assert seeking is not None  # only active investigators are served
+                choices = state.tableau.cards(seeking)
+                usable = [
+                    card for card in hand if not self._names.names_wrongly(card, target, choices)
+                ]
+                if not usable:
+                    continue
+            better_than = float("-inf") if chosen is None else chosen[1].value
+            plan = self._plan(state, ghost, seat, usable, better_than)
+            if plan is not None:
+                chosen = (seat, plan)
+        return chosen
+
+    @staticmethod
+    def _target(state: GameState, ghost: GhostKnowledge, seat: int) -> str:
+        """The card ``seat`` must find today."""
+        seeking = state.investigator(seat).seeking
+        assert seeking is not None  # only active investigators are served
+        return ghost.column(seat).card(seeking)
 
     def _plan(
         self,
@@ -251,7 +332,9 @@ class GhostBot:
         if not others:  # nothing left to confuse it with: one card will do
             if better_than == float("inf"):
                 return None
-            card = max(hand, key=lambda h: index.overlap(h, target))
+            card = max(
+                hand, key=lambda h: index.overlap(h, target) + self._names.bonus((h,), target)
+            )
             return Plan((card,), float("inf"), float("inf"))
         reading = self._reading(seat, target, tuple(others), investigator.dreams)
         cards = [reading.card(h) for h in hand]
@@ -331,7 +414,7 @@ class GhostBot:
     ) -> _Reading:
         reading = self._readings.get(seat)
         if reading is None or reading.key != (target, others, held):
-            reading = _Reading(self._index, target, others, held)
+            reading = _Reading(self._index, self._names, target, others, held)
             self._readings[seat] = reading
         return reading
 
@@ -353,13 +436,22 @@ class GhostBot:
         # Both scores add up card by card, so each hand card is read once against every
         # group and slot, and each three-card choice only sums its cards' entries.
         groups = [culprit_group, *rivals]
-        base = group_scores(self._index, state.group_dreams, groups)
-        fits = {card: group_scores(self._index, (card,), groups) for card in hand}
+        base = group_scores(self._index, self._names, state.group_dreams, groups)
+        fits = {card: group_scores(self._index, self._names, (card,), groups) for card in hand}
         points = {card: self._slot_points(card, culprit_group, rivals) for card in hand}
         slot_orders = list(permutations(range(size)))
+        # One dream for the culprit's Character, one for its Location, one for its Item,
+        # whenever the hand allows: only then does the margin decide.
+        splits = {
+            cards: splits_by_slot([points[card] for card in cards])
+            for cards in combinations(hand, size)
+        }
+        allowed = any(splits.values())
         best_cards: tuple[str, ...] = ()
         best_key = (float("-inf"), float("-inf"))
-        for cards in combinations(hand, size):
+        for cards, split in splits.items():
+            if allowed and not split:
+                continue
             scores = base
             for card in cards:
                 scores = list(map(add, scores, fits[card]))
@@ -378,6 +470,7 @@ class GhostBot:
         may_refresh = refresh_refusal(state) is None
         if best_key[0] < self._refresh_threshold(state) and rivals and may_refresh:
             return Refresh()
+        self.group_gives.append(GroupGiveNote(allowed=allowed, split=splits[best_cards]))
         return GroupGive(_in_hand_order(best_cards, ghost.hand))
 
     def _slot_points(
@@ -406,6 +499,15 @@ def best_laying_of_three(first: Sequence[int], second: Sequence[int], third: Seq
         first[1] + second[2] + third[0],
         first[2] + second[0] + third[1],
         first[2] + second[1] + third[0],
+    )
+
+
+def splits_by_slot(rows: Sequence[Sequence[int]]) -> bool:
+    """Whether the dreams of ``rows`` (each one's points per slot, see ``_slot_points``)
+    can be laid one per slot, each pointing to the culprit's card of its slot."""
+    return any(
+        all(row[slot] > 0 for row, slot in zip(rows, slots, strict=True))
+        for slots in permutations(range(len(rows[0]) if rows else 0), len(rows))
     )
 
 

@@ -5,10 +5,18 @@ motifs the card shares with all the dreams it holds (wrong guesses keep
 their dreams, so the evidence accumulates), leaves out the cards a séance
 has already called wrong for it, places its marker and locks.
 
-Stage Two: the group must agree, so the lowest seat chooses the Character
-whose group best fits the group's dreams (never one already wrongly
-accused) and everyone else moves their marker to wherever the lowest
-seat's marker stands, unlocking first if need be.
+Stage Two: each bot reads the three dreams itself and places its marker on
+the Character whose group best fits them (never one already wrongly
+accused).  It never copies a marker that is only placed: it moves its vote
+only when someone *locks* on another group.  A séance needs every marker
+locked on one Character, so the locks settle it: an unlocked bot follows
+the lowest-seated locked marker, and a locked bot stays unless a lower seat
+is locked elsewhere, so the lowest locked seat's group is where every bot
+ends up (a bot at a lower seat than a person holds its ground; the person
+can argue, or move).
+
+In both stages, just before it locks, a bot says one short line of table
+talk (``talk.py``): the card or group and the imagery that led there.
 
 It sees only its seat's view (the public state) and the pack.  Its choices
 carry a little seeded noise (a softmax over its scores), so self-play games
@@ -25,12 +33,15 @@ from typing import Final
 from domicile_p2p.bots.errors import BotMisuse
 from domicile_p2p.bots.memory import SeanceMemory
 from domicile_p2p.bots.motifs import MotifIndex, motif_index
+from domicile_p2p.bots.naming import DreamNames, dream_names
 from domicile_p2p.bots.reading import card_scores, group_scores, softmax_choice
+from domicile_p2p.bots.talk import following_line, leaning_line
 from domicile_p2p.packs import Pack
 from domicile_p2p.rules import (
     GHOST,
     Action,
     Category,
+    Chat,
     GameState,
     Investigator,
     Lock,
@@ -68,6 +79,10 @@ class InvestigatorBot:
         self.seed = seed
         self.temperature = temperature
         self._index: MotifIndex = motif_index(pack)
+        self._names: DreamNames = dream_names(pack)
+        self._pack = pack
+        self._said: set[tuple[int, Stage, str]] = set()
+        """The locks already announced: (day, stage, card)."""
         self._memory = SeanceMemory(only=seat)
         # Built at the first decision, from that decision's seed: each decision seeds it
         # anyway, and building one seeds it once already.
@@ -110,7 +125,26 @@ class InvestigatorBot:
         if me.marker != choice:
             return Place(self.seat, choice)
         self._memory.note(self.seat, state, choice)
-        return Lock(self.seat)
+        return self._announce(state, choice, me.dreams, (choice,)) or Lock(self.seat)
+
+    def _announce(
+        self,
+        state: GameState,
+        card: str,
+        dreams: tuple[str, ...],
+        cards: tuple[str, ...],
+        leader: int | None = None,
+    ) -> Chat | None:
+        """The line to say before locking on ``card``, once per day, stage and card."""
+        key = (state.day, state.stage, card)
+        if key in self._said:
+            return None
+        self._said.add(key)
+        if leader is None:
+            text = leaning_line(self._pack, self._names, dreams, cards)
+        else:
+            text = following_line(self._pack, state.config.name(leader), cards)
+        return Chat(self.seat, text)
 
     def _choose_card(self, state: GameState, me: Investigator) -> str:
         seeking = me.seeking
@@ -124,7 +158,7 @@ class InvestigatorBot:
         if len(candidates) == 1:
             choice = candidates[0]  # what any draw would pick: no generator to seed
         else:
-            scores = card_scores(self._index, me.dreams, candidates)
+            scores = card_scores(self._index, self._names, me.dreams, candidates)
             rng = self._rng(f"{state.day}/{seeking.value}")
             choice = softmax_choice(rng, candidates, scores, self.temperature)
         self._last_choice = (inputs, choice)
@@ -133,24 +167,33 @@ class InvestigatorBot:
     # --- Stage Two -----------------------------------------------------------------
 
     def _culprit(self, state: GameState) -> Action | None:
-        """The group converges on one Character: the lowest seat decides, the others follow."""
+        """Vote for its own best group; move only to a group someone has locked on."""
         if state.phase is not Phase.INVESTIGATION:
             return None
         me = state.investigator(self.seat)
-        leader = min(state.config.seats)
-        if self.seat == leader:
-            target = self._choose_culprit(state)
+        locked = [
+            seat
+            for seat in state.config.seats
+            if state.investigator(seat).locked and state.investigator(seat).marker is not None
+        ]
+        leader = next((seat for seat in locked if seat != self.seat), None)
+        if me.locked and (leader is None or leader > self.seat):
+            return None  # the lowest locked marker holds its ground
+        if leader is not None:
+            target = state.investigator(leader).marker
+            assert target is not None
         else:
-            accusation = state.investigator(leader).marker
-            if accusation is None:
-                return None  # wait for the leader's accusation
-            target = accusation
+            target = self._choose_culprit(state)
         if me.marker != target:
             return Unlock(self.seat) if me.locked else Place(self.seat, target)
         if me.locked:
             return None
         self._memory.note(self.seat, state, target)
-        return Lock(self.seat)
+        group = next(group for group in state.grouped_tableau if group[0] == target)
+        if leader is not None and target == self._choose_culprit(state):
+            leader = None  # its own reading agrees: it says why, not whom it follows
+        announced = self._announce(state, target, state.group_dreams, group, leader)
+        return announced or Lock(self.seat)
 
     def _choose_culprit(self, state: GameState) -> str:
         groups = state.grouped_tableau
@@ -159,7 +202,7 @@ class InvestigatorBot:
         if self._last_accusation is not None and self._last_accusation[0] == inputs:
             return self._last_accusation[1]
         open_groups = [group for group in groups if group[0] not in accused] or list(groups)
-        scores = group_scores(self._index, state.group_dreams, open_groups)
+        scores = group_scores(self._index, self._names, state.group_dreams, open_groups)
         rng = self._rng(f"{state.day}/culprit")
         choice = softmax_choice(rng, [group[0] for group in open_groups], scores, self.temperature)
         self._last_accusation = (inputs, choice)

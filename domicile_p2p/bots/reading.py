@@ -13,30 +13,36 @@ import random
 from collections.abc import Sequence
 
 from domicile_p2p.bots.motifs import MotifIndex
+from domicile_p2p.bots.naming import NAMED_WEIGHT, DreamNames
 
 
-def card_scores(index: MotifIndex, dreams: Sequence[str], candidates: Sequence[str]) -> list[int]:
-    """Stage One: for each candidate, the motifs it shares with every dream held, summed."""
-    return [index.overlap_with(dreams, card) for card in candidates]
+def card_scores(
+    index: MotifIndex, names: DreamNames, dreams: Sequence[str], candidates: Sequence[str]
+) -> list[int]:
+    """Stage One: for each candidate, the motifs it shares with every dream held, summed,
+    plus :data:`~domicile_p2p.bots.naming.NAMED_WEIGHT` for every dream whose text names it."""
+    return [index.overlap_with(dreams, card) + names.bonus(dreams, card) for card in candidates]
+
+
+def dream_fit(index: MotifIndex, names: DreamNames, dream: str, card: str) -> int:
+    """How well one dream fits one card: the motifs they share, and the name if it names it."""
+    fit = (index.masks[dream] & index.masks[card]).bit_count()
+    return fit + NAMED_WEIGHT if names.names(dream, card) else fit
 
 
 def group_scores(
-    index: MotifIndex, dreams: Sequence[str], groups: Sequence[Sequence[str]]
+    index: MotifIndex, names: DreamNames, dreams: Sequence[str], groups: Sequence[Sequence[str]]
 ) -> list[int]:
     """Stage Two: for each group, how well the group's dreams fit it.
 
     Each dream is meant for one card of the culprit's group (its Character,
     Location or Item), so a dream counts with the card of the group it fits
-    best, not with all three.
+    best (:func:`dream_fit`), not with all three.
     """
-    masks = index.masks
-    scores = []
-    for group in groups:
-        group_masks = [masks[card] for card in group]
-        scores.append(
-            sum(max((masks[dream] & mask).bit_count() for mask in group_masks) for dream in dreams)
-        )
-    return scores
+    return [
+        sum(max(dream_fit(index, names, dream, card) for card in group) for dream in dreams)
+        for group in groups
+    ]
 
 
 def softmax_choice(

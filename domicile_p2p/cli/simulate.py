@@ -181,6 +181,8 @@ def _print_table(reports: Sequence[SimulationReport], pack: Pack) -> None:
     table.add_column("Stage Two", justify="right")
     table.add_column("Usual failure")
     table.add_column("Of losses", justify="right")
+    table.add_column("Misnamed gives", justify="right")
+    table.add_column("Split Stage Two", justify="right")
     for report in reports:
         table.add_row(
             report.difficulty.value,
@@ -190,6 +192,8 @@ def _print_table(reports: Sequence[SimulationReport], pack: Pack) -> None:
             f"{report.stage_two_rate:.1%}",
             report.usual_failure or "none",
             "" if report.usual_failure is None else f"{report.usual_failure_share:.0%}",
+            f"{report.wrong_named_gives}/{report.ghost_gives}",
+            f"{report.group_gives_split}/{report.group_gives_splittable}/{report.group_gives}",
         )
     console = Console(file=sys.stdout)
     if not console.is_terminal:

@@ -18,20 +18,24 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from domicile_p2p.bots import Policy, make_policy
+from domicile_p2p.bots import GhostBot, Policy, make_policy
+from domicile_p2p.bots.naming import DreamNames, dream_names, wrong_named_cards
 from domicile_p2p.fairness.deal import deal_secrets, deal_tableau
 from domicile_p2p.packs import Pack
 from domicile_p2p.rules import (
     GHOST,
     GHOST_ACTIONS,
     MOVES,
+    Action,
     Category,
     Difficulty,
     GameState,
+    Give,
     Outcome,
     Place,
     Stage,
     TableConfig,
+    View,
     apply,
     new_game,
     public,
@@ -59,6 +63,16 @@ class GameResult:
     reached_stage_two: bool
     failure: str | None
     """For a loss, where the game was lost; ``None`` for a win."""
+    ghost_gives: int = 0
+    """Stage One gives the Ghost made."""
+    wrong_named_gives: int = 0
+    """Of those, the gives with a dream whose text names a wrong card of the category sought."""
+    group_gives: int = 0
+    """Stage Two gives the Ghost bot made."""
+    group_gives_splittable: int = 0
+    """Of those, the gives whose hand held one dream for each slot of the culprit's group."""
+    group_gives_split: int = 0
+    """Of the splittable ones, the gives that were so split."""
 
     @property
     def won(self) -> bool:
@@ -185,6 +199,23 @@ def play(state: GameState, policies: Sequence[Policy]) -> GameState:
     return state
 
 
+class _WatchedGhost:
+    """The Ghost's policy, its Stage One gives checked against the dreams' words."""
+
+    def __init__(self, policy: Policy, names: DreamNames) -> None:
+        self.policy = policy
+        self._names = names
+        self.gives = 0
+        self.wrong_named = 0
+
+    def act(self, view: View) -> Action | None:
+        action = self.policy.act(view)
+        if isinstance(action, Give):
+            self.gives += 1
+            self.wrong_named += bool(wrong_named_cards(self._names, view, action))
+        return action
+
+
 def run_game(
     pack: Pack,
     investigators: int,
@@ -195,14 +226,21 @@ def run_game(
     """Deal the game of ``seed`` and let bots play every seat."""
     state = deal(pack, investigators, difficulty, seed)
     policies = [policy(seat, pack, bot_seed(seed, seat)) for seat in (GHOST, *state.config.seats)]
-    final = play(state, policies)
+    ghost = _WatchedGhost(policies[GHOST], dream_names(pack))
+    final = play(state, [ghost, *policies[1:]])
     assert final.outcome is not None
+    notes = ghost.policy.group_gives if isinstance(ghost.policy, GhostBot) else []
     return GameResult(
         seed=seed,
         outcome=final.outcome,
         rounds=final.day,
         reached_stage_two=final.stage is Stage.CULPRIT,
         failure=failure_point(final),
+        ghost_gives=ghost.gives,
+        wrong_named_gives=ghost.wrong_named,
+        group_gives=len(notes),
+        group_gives_splittable=sum(note.allowed for note in notes),
+        group_gives_split=sum(note.allowed and note.split for note in notes),
     )
 
 

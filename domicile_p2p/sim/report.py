@@ -28,6 +28,16 @@ class SimulationReport:
     stage_two_games: int
     failures: dict[str, int] = field(default_factory=dict)
     """How many games were lost at each failure point."""
+    ghost_gives: int = 0
+    """Stage One gives the Ghost made, in all games."""
+    wrong_named_gives: int = 0
+    """Of those, the gives with a dream whose text names a wrong card of the category sought."""
+    group_gives: int = 0
+    """Stage Two gives, in all games."""
+    group_gives_splittable: int = 0
+    """Of those, the gives whose hand held one dream for each of the culprit's cards."""
+    group_gives_split: int = 0
+    """Of the splittable ones, the gives that were split one dream per card."""
 
     @property
     def win_rate(self) -> float:
@@ -64,6 +74,11 @@ class SimulationReport:
             "usual_failure": self.usual_failure,
             "usual_failure_share": round(self.usual_failure_share, 4),
             "failures": dict(sorted(self.failures.items())),
+            "ghost_gives": self.ghost_gives,
+            "wrong_named_gives": self.wrong_named_gives,
+            "group_gives": self.group_gives,
+            "group_gives_splittable": self.group_gives_splittable,
+            "group_gives_split": self.group_gives_split,
         }
 
 
@@ -99,4 +114,9 @@ def simulate(
         mean_rounds=sum(result.rounds for result in results) / games,
         stage_two_games=sum(result.reached_stage_two for result in results),
         failures=dict(failures),
+        ghost_gives=sum(result.ghost_gives for result in results),
+        wrong_named_gives=sum(result.wrong_named_gives for result in results),
+        group_gives=sum(result.group_gives for result in results),
+        group_gives_splittable=sum(result.group_gives_splittable for result in results),
+        group_gives_split=sum(result.group_gives_split for result in results),
     )
