@@ -23,7 +23,7 @@ from domicile_p2p.net.adapters.client import PeerClient
 from domicile_p2p.net.errors import NetError
 from domicile_p2p.net.sessions.peer import PeerSession
 from domicile_p2p.packs import Pack, load_default_pack
-from domicile_p2p.rules import RuleError
+from domicile_p2p.rules import Chat, RuleError
 from domicile_p2p.transcript import Event, SignedAction
 from domicile_p2p.transcript.errors import AgentMisuse
 from domicile_p2p.transcript.verify import VerifyReport, verify
@@ -62,9 +62,16 @@ class BotBrain:
         self._on_illegal = on_illegal
         self._policy: BotPolicy | None = None
         self._stuck_at: int | None = None
+        self._chatted_last = False
 
     def refused(self) -> None:
-        """The host refused our last action: decide again only after the next event."""
+        """The host refused our last action: decide again only after the next event.
+
+        A refused line of table talk (over the host's chat bound) is simply not said:
+        the policy has moved on to its next move (the lock it announced), which is
+        decided at once, or the seat would wait for an event that only that lock brings."""
+        if self._chatted_last:
+            return
         self._stuck_at = self.session.player.held
 
     def _policy_for_seat(self) -> BotPolicy:
@@ -98,6 +105,7 @@ class BotBrain:
         if view is None:
             return None
         action = self._policy_for_seat().act(view)
+        self._chatted_last = isinstance(action, Chat)
         if action is None:
             return None
         try:
