@@ -170,13 +170,15 @@ def test_simulate_needs_a_game(pack: Pack) -> None:
 
 
 def test_difficulty_matters(pack: Pack) -> None:
-    """Win rates fall strictly from easy to very difficult, with easy won at least half the time.
+    """Win rates fall strictly from easy to very difficult; easy is won at least 80% of the
+    time and very difficult at least 5%.
 
     A fixed seed makes this deterministic; the gaps measured at 500 games
     (see the README) are wide enough that 150 games still separate them.
     """
     rates = [simulate(150, 4, level, 0, pack).win_rate for level in Difficulty]
-    assert rates[0] >= 0.5
+    assert rates[0] >= 0.8
+    assert rates[-1] >= 0.05
     for easier, harder in pairwise(rates):
         assert easier > harder + 0.05, rates
 
