@@ -8,9 +8,9 @@ built once per pack and cached by the pack's content hash.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, Generic, TypeVar
 
 from domicile_p2p.packs import DreamCard, InvestigatorCard, Pack
 
@@ -36,14 +36,29 @@ class MotifIndex:
         return sum((self.masks[dream] & mask).bit_count() for dream in dreams)
 
 
-_cache: dict[str, MotifIndex] = {}
+T = TypeVar("T")
 
 
-def motif_index(pack: Pack) -> MotifIndex:
-    """The motif index of ``pack``, built once per pack content."""
-    cached = _cache.get(pack.content_hash)
-    if cached is not None:
-        return cached
+class PerPack(Generic[T]):
+    """``build(pack)``, computed once per pack content (keyed by its content hash): bots
+    play thousands of games with one pack."""
+
+    def __init__(self, build: Callable[[Pack], T]) -> None:
+        self._build = build
+        self._cache: dict[str, T] = {}
+
+    def __call__(self, pack: Pack) -> T:
+        cached = self._cache.get(pack.content_hash)
+        if cached is not None:
+            return cached
+        built = self._build(pack)
+        if len(self._cache) >= _CACHE_LIMIT:
+            self._cache.clear()
+        self._cache[pack.content_hash] = built
+        return built
+
+
+def _build_motif_index(pack: Pack) -> MotifIndex:
     cards = [*pack.characters, *pack.locations, *pack.items]
     vocabulary = sorted(
         {motif for card in cards for motif in card.motifs}
@@ -57,8 +72,8 @@ def motif_index(pack: Pack) -> MotifIndex:
         for motif in entry.motifs:
             mask |= bit[motif]
         masks[entry.id] = mask
-    index = MotifIndex(masks)
-    if len(_cache) >= _CACHE_LIMIT:
-        _cache.clear()
-    _cache[pack.content_hash] = index
-    return index
+    return MotifIndex(masks)
+
+
+motif_index = PerPack(_build_motif_index)
+"""The motif index of a pack, built once per pack content."""

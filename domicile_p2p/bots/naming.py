@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
 
+from domicile_p2p.bots.motifs import PerPack
 from domicile_p2p.packs import Pack
 from domicile_p2p.packs.names import NameIndex
 from domicile_p2p.rules import Give, View
@@ -23,8 +24,6 @@ from domicile_p2p.rules import Give, View
 NAMED_WEIGHT: Final = 3
 """What a dream naming a card adds to that card's score, in shared motifs: a name
 outweighs the two or three motifs a dream usually shares with any one card."""
-
-_CACHE_LIMIT: Final = 16
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,14 +62,7 @@ def wrong_named_cards(names: DreamNames, view: View, give: Give) -> tuple[str, .
     return tuple(card for card in give.cards if names.names_wrongly(card, target, choices))
 
 
-_cache: dict[str, DreamNames] = {}
-
-
-def dream_names(pack: Pack) -> DreamNames:
-    """The dream names of ``pack``, built once per pack content."""
-    cached = _cache.get(pack.content_hash)
-    if cached is not None:
-        return cached
+def _build_dream_names(pack: Pack) -> DreamNames:
     cards = [*pack.characters, *pack.locations, *pack.items]
     index = NameIndex(cards)
     named: dict[str, frozenset[str]] = {}
@@ -78,8 +70,8 @@ def dream_names(pack: Pack) -> DreamNames:
         ids = frozenset(card.id for match in index.find(dream.text) for card in match.cards)
         if ids:
             named[dream.id] = ids
-    result = DreamNames(named)
-    if len(_cache) >= _CACHE_LIMIT:
-        _cache.clear()
-    _cache[pack.content_hash] = result
-    return result
+    return DreamNames(named)
+
+
+dream_names = PerPack(_build_dream_names)
+"""The dream names of a pack, built once per pack content."""
