@@ -73,6 +73,9 @@ def _host_command(count: int, index: int, data: Path, options: ServerOptions) ->
         f"Bench {index}",
         "--data-dir",
         str(data),
+        # Each load generator plays 125 tables (875 connections) from its own address.
+        "--max-per-address",
+        "1000",
     ]
     if options.gc_thaw_every is not None:
         command += ["--gc-thaw-every", str(options.gc_thaw_every)]

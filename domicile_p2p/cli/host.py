@@ -15,10 +15,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import resource
 import signal
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from domicile_p2p.cli import CommandError
 from domicile_p2p.cli._sandglass import add_timer_argument, timer_from
@@ -129,6 +130,25 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--no-advertise", action="store_true", help="do not announce the tables by mDNS"
     )
     parser.add_argument(
+        "--max-connections",
+        type=int,
+        metavar="N",
+        help=(
+            "network connections open at once; over it the oldest not yet seated gives way "
+            "(default: the descriptor limit, ulimit -n, less 64 and 4 per table)"
+        ),
+    )
+    parser.add_argument(
+        "--max-per-address",
+        type=int,
+        default=_DEFAULT_LIMITS.max_per_address,
+        metavar="N",
+        help=(
+            "network connections one address may have open "
+            f"(default {_DEFAULT_LIMITS.max_per_address})"
+        ),
+    )
+    parser.add_argument(
         "--exit-when-done", action="store_true", help="stop once every table's game is over"
     )
     parser.set_defaults(handler=run)
@@ -154,6 +174,25 @@ def bot_seats(text: str, investigators: int) -> frozenset[int]:
     return frozenset(seats)
 
 
+_DEFAULT_LIMITS: Final = HostLimits()
+DESCRIPTORS_KEPT: Final = 64
+"""Descriptors kept back from connections for the process itself (logs, certificate, mDNS)."""
+DESCRIPTORS_PER_TABLE: Final = 4
+"""Descriptors kept back per table for its files (event log, archive, their directories)."""
+
+
+def max_connections(asked: int | None, tables: int) -> int:
+    """``--max-connections``, or what the descriptor limit leaves after the host's own files."""
+    if asked is not None:
+        if asked < 1:
+            raise CommandError("--max-connections is at least 1")
+        return asked
+    soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        return _DEFAULT_LIMITS.max_connections
+    return max(16, soft - DESCRIPTORS_KEPT - DESCRIPTORS_PER_TABLE * tables)
+
+
 def config_from(args: argparse.Namespace) -> HostConfig:
     try:
         difficulty = Difficulty(args.difficulty)
@@ -165,6 +204,8 @@ def config_from(args: argparse.Namespace) -> HostConfig:
         raise CommandError(f"--code: {exc}") from None
     if args.bot_delay is not None and args.bot_delay < 0:
         raise CommandError("--bot-delay cannot be negative")
+    if args.max_per_address < 1:
+        raise CommandError("--max-per-address is at least 1")
     if args.lobby_wait < 0:
         raise CommandError("--lobby-wait cannot be negative")
     if not 0 < args.setup_timeout <= 86_400:
@@ -186,7 +227,11 @@ def config_from(args: argparse.Namespace) -> HostConfig:
         resume=args.resume,
         bot_delay=delay,
         advertise=not args.no_advertise,
-        limits=HostLimits(setup_timeout=args.setup_timeout),
+        limits=HostLimits(
+            setup_timeout=args.setup_timeout,
+            max_connections=max_connections(args.max_connections, args.tables),
+            max_per_address=args.max_per_address,
+        ),
         gc_thaw_every=args.gc_thaw_every,
     )
     try:

@@ -259,6 +259,7 @@ class HostServer:
         self._ids = itertools.count(1)
         self._outboxes: dict[ConnectionId, _Outbox] = {}
         self._server: Server | None = None
+        self._accept_errors: AcceptErrors | None = None
         self._timer: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -288,6 +289,9 @@ class HostServer:
             close_timeout=2,
             server_header=None,
         )
+        loop = asyncio.get_running_loop()
+        self._accept_errors = AcceptErrors(self.hooks.log, loop.time, loop.get_exception_handler())
+        loop.set_exception_handler(self._accept_errors)
         self._timer = asyncio.create_task(self._run_timer())
         sockets = list(self._server.sockets)
         return int(sockets[0].getsockname()[1])
@@ -311,6 +315,10 @@ class HostServer:
         for task in list(self._tasks):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        if self._accept_errors is not None:
+            loop = asyncio.get_running_loop()
+            if loop.get_exception_handler() is self._accept_errors:
+                loop.set_exception_handler(self._accept_errors.previous)
         # What the last connections' goodbyes persisted, before the disk threads go.
         await self._order.drained()
         self._order.close()
@@ -452,7 +460,7 @@ class HostServer:
         connection = next(self._ids)
         link = LocalLink(self, connection)
         self._outboxes[connection] = link
-        self.apply(self.session.connect(connection, remote, self._clock()))
+        self.apply(self.session.connect(connection, remote, self._clock(), counted=False))
         return link
 
     def _local_frame(self, connection: ConnectionId, frame: str) -> None:
@@ -468,6 +476,43 @@ class HostServer:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         return task
+
+
+ExceptionHandler = Callable[[asyncio.AbstractEventLoop, dict[str, Any]], object]
+ACCEPT_FAILED: Final = "socket.accept() out of system resource"
+
+
+class AcceptErrors:
+    """The event loop's exception handler while the server listens: failed ``accept()`` calls
+    (out of descriptors, say) become one ``accept-failed`` log line a second at most,
+    counting the attempts folded into it, instead of a traceback each; anything else goes
+    to the handler that was there before (or the loop's default)."""
+
+    def __init__(
+        self,
+        log: Callable[[str, Mapping[str, Any]], None],
+        clock: Callable[[], float],
+        previous: ExceptionHandler | None,
+    ) -> None:
+        self.log = log
+        self.clock = clock
+        self.previous = previous
+        self._logged_at: float | None = None
+        self._folded = 0
+
+    def __call__(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        if not str(context.get("message", "")).startswith(ACCEPT_FAILED):
+            if self.previous is not None:
+                self.previous(loop, context)
+            else:
+                loop.default_exception_handler(context)
+            return
+        self._folded += 1
+        now = self.clock()
+        if self._logged_at is None or now - self._logged_at >= 1.0:
+            reason = str(context.get("exception") or context.get("message"))
+            self.log("accept-failed", {"reason": reason, "attempts": self._folded})
+            self._logged_at, self._folded = now, 0
 
 
 class LocalLink:

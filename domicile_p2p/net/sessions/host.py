@@ -132,6 +132,12 @@ class HostLimits:
     core; the joins over it wait their turn (within the handshake timeout)."""
     join_queue: int = 256
     """Joins the whole host keeps waiting for their turn; one more is refused (``rate-limited``)."""
+    max_connections: int = 768
+    """Network connections open at once (in-process ones are not counted: they hold no file
+    descriptor).  Over it the oldest connection not yet seated gives way; with none, the new
+    one is refused.  ``domicile host`` sizes it to the process's descriptor limit."""
+    max_per_address: int = 64
+    """Network connections one remote address may have open at once; one more is refused."""
     setup_timeout: float = DEFAULT_SETUP_TIMEOUT
     """Seconds a setup step may take before the game is aborted, naming who held it up."""
 
@@ -175,6 +181,8 @@ class _Connection:
     table: int | None = None
     seat: int | None = None
     closing: bool = False
+    counted: bool = True
+    """A network connection (it holds a descriptor): counted against the connection caps."""
     log_fields: dict[str, Any] = field(default_factory=dict)
 
 
@@ -247,6 +255,10 @@ class HostSession:
         self._join_queue: deque[ConnectionId] = deque()
         """Joins waiting their turn, oldest first (connections gone since are skipped)."""
         self._join_bucket = TokenBucket(self.limits.join_rate, self.limits.join_burst)
+        self._open_per_address: dict[str, int] = {}
+        """address -> its network connections open now."""
+        self._open_counted = 0
+        """Network connections open now (``max_connections``)."""
         self._setup = SetupWatch(self.limits.setup_timeout)
         self._sand_glass = SandGlass()
         self._chat: dict[tuple[int, int], _ChatBudget] = {}
@@ -274,21 +286,60 @@ class HostSession:
 
     # ------------------------------------------------------------- inputs
 
-    def connect(self, connection: ConnectionId, remote: str, now: float) -> list[HostEffect]:
+    def connect(
+        self, connection: ConnectionId, remote: str, now: float, *, counted: bool = True
+    ) -> list[HostEffect]:
+        """A connection opened; ``counted=False`` for an in-process one (no descriptor)."""
         state = _Connection(
             id=connection,
             remote=remote,
             nonce=self._nonce(NONCE_BYTES),
             opened=now,
             bucket=TokenBucket(self.limits.message_rate, self.limits.message_burst),
+            counted=counted,
         )
         self._connections[connection] = state
+        effects: list[HostEffect] = [
+            Log("connected", {"connection": connection, "remote": remote}),
+        ]
+        if counted:
+            address = _remote_host(remote)
+            already = self._open_per_address.get(address, 0)
+            self._open_per_address[address] = already + 1
+            self._open_counted += 1
+            if already >= self.limits.max_per_address:
+                return effects + self._fatal(
+                    state,
+                    ErrorCode.RATE_LIMITED,
+                    f"too many connections from your address (at most "
+                    f"{self.limits.max_per_address} at once)",
+                )
+            if self._open_counted > self.limits.max_connections:
+                effects += self._shed(state)
+                if state.closing:
+                    return effects
         self._handshaking[connection] = state
         return [
-            Log("connected", {"connection": connection, "remote": remote}),
+            *effects,
             Send(connection, Welcome(PROTOCOL, state.nonce.hex())),
             *self._watch_lobbies(now),
         ]
+
+    def _shed(self, newcomer: _Connection) -> list[HostEffect]:
+        """The host is at ``max_connections``: the oldest connection not yet seated gives
+        way to ``newcomer``; with none, ``newcomer`` is refused."""
+        oldest = next((state for state in self._handshaking.values() if state.counted), None)
+        if oldest is None:
+            return self._fatal(
+                newcomer, ErrorCode.RATE_LIMITED, "the host has too many connections; try later"
+            )
+        if oldest.phase is _Phase.CONFIRM and oldest.reply is not None:
+            self._leave_confirm(oldest, newcomer.opened, failed=True)
+        return self._fatal(
+            oldest,
+            ErrorCode.RATE_LIMITED,
+            "the host has too many connections: the oldest not seated gives way",
+        )
 
     def receive(
         self, connection: ConnectionId, message: ClientMessage, now: float
@@ -345,6 +396,14 @@ class HostSession:
             return []
         self._handshaking.pop(connection, None)
         self._unqueue(state)
+        if state.counted:
+            self._open_counted -= 1
+            address = _remote_host(state.remote)
+            left = self._open_per_address.get(address, 0) - 1
+            if left > 0:
+                self._open_per_address[address] = left
+            else:
+                self._open_per_address.pop(address, None)
         effects: list[HostEffect] = [Log("disconnected", {"connection": connection})]
         if state.phase is _Phase.CONFIRM and state.reply is not None:
             # The client saw our confirmation and hung up: its code was wrong.
