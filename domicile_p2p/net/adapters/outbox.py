@@ -35,6 +35,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
+from websockets.asyncio.server import ServerConnection
 from websockets.protocol import State
 
 OUTBOX_BYTES: Final = 8 * 1024 * 1024
@@ -97,12 +98,23 @@ class DirectOutbox:
             websocket.send_data()
         except Exception:  # the transport is going away: its handler ends soon
             return True
+        return self.check()
+
+    def check(self) -> bool:
+        """Hold the connection to both bounds, whoever wrote last; ``False`` if it is over.
+
+        The host's frames call it, and so does every read (:class:`WatchedConnection`):
+        websockets answers pings by itself, writing the pongs straight to the transport,
+        and a client that pings without reading must not grow that buffer either.
+        """
+        if self.over:
+            return False
         buffered = self.queued_bytes
         self.peak_bytes = max(self.peak_bytes, buffered)
         if buffered > self._limits.bytes:
             self._give_up("its outbox is full")
             return False
-        if websocket.paused and self._watch is None:
+        if self._websocket.paused and self._watch is None:
             self._watch = asyncio.get_running_loop().create_task(self._drained_in_time())
         return True
 
@@ -125,6 +137,18 @@ class DirectOutbox:
         if not self.over:
             self.over = True
             self._stuck(reason)
+
+
+class WatchedConnection(ServerConnection):
+    """A server connection that calls ``after_read`` after each read it processes (its
+    outbox's :meth:`DirectOutbox.check`: the replies websockets writes by itself count)."""
+
+    after_read: Callable[[], object] | None = None
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        if self.after_read is not None:
+            self.after_read()
 
 
 def bound_socket(transport: asyncio.BaseTransport, size: int) -> None:

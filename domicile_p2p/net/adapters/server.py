@@ -40,7 +40,12 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 from websockets.protocol import State
 
-from domicile_p2p.net.adapters.outbox import DirectOutbox, OutboxLimits, bound_socket
+from domicile_p2p.net.adapters.outbox import (
+    DirectOutbox,
+    OutboxLimits,
+    WatchedConnection,
+    bound_socket,
+)
 from domicile_p2p.net.errors import WireError
 from domicile_p2p.net.sessions.effects import (
     Close,
@@ -288,6 +293,7 @@ class HostServer:
             ping_timeout=20,
             close_timeout=2,
             server_header=None,
+            create_connection=WatchedConnection,
         )
         loop = asyncio.get_running_loop()
         self._accept_errors = AcceptErrors(self.hooks.log, loop.time, loop.get_exception_handler())
@@ -412,6 +418,8 @@ class HostServer:
         )
         outbox = _SocketOutbox(websocket, direct)
         self._outboxes[connection] = outbox
+        if isinstance(websocket, WatchedConnection):
+            websocket.after_read = direct.check
         bound_socket(websocket.transport, self.outbox_limits.socket_buffer)
         _lean_tls_reads(websocket.transport)
         remote = _format_remote(websocket.remote_address)
@@ -436,6 +444,8 @@ class HostServer:
         finally:
             self._outboxes.pop(connection, None)
             direct.close()
+            if isinstance(websocket, WatchedConnection):
+                websocket.after_read = None  # no cycle left through the outbox
             self.apply(self.session.disconnect(connection, self._clock()))
             if outbox.closing is None and websocket.protocol.state is State.OPEN:
                 outbox.put(_Closing(1000, "bye"))
