@@ -398,12 +398,7 @@ class HostSession:
         self._unqueue(state)
         if state.counted:
             self._open_counted -= 1
-            address = _remote_host(state.remote)
-            left = self._open_per_address.get(address, 0) - 1
-            if left > 0:
-                self._open_per_address[address] = left
-            else:
-                self._open_per_address.pop(address, None)
+            _count_down(self._open_per_address, _remote_host(state.remote))
         effects: list[HostEffect] = [Log("disconnected", {"connection": connection})]
         if state.phase is _Phase.CONFIRM and state.reply is not None:
             # The client saw our confirmation and hung up: its code was wrong.
@@ -518,12 +513,7 @@ class HostSession:
         if state.phase is not _Phase.QUEUED:
             return
         state.phase = _Phase.HELLO
-        address = _remote_host(state.remote)
-        count = self._queued.get(address, 0) - 1
-        if count > 0:
-            self._queued[address] = count
-        else:
-            self._queued.pop(address, None)
+        _count_down(self._queued, _remote_host(state.remote))
 
     def _admit_joins(self, now: float) -> list[HostEffect]:
         """Give the waiting joins their PAKE, oldest first, within both budgets.
@@ -586,11 +576,7 @@ class HostSession:
     def _leave_confirm(self, state: _Connection, now: float, *, failed: bool) -> None:
         """The connection is past its PAKE (confirmed, refused, or gone)."""
         address = _remote_host(state.remote)
-        count = self._pending.get(address, 0) - 1
-        if count > 0:
-            self._pending[address] = count
-        else:
-            self._pending.pop(address, None)
+        _count_down(self._pending, address)
         state.reply = None
         if failed:
             state.log_fields["failures"] = self._failures.record_failure(address, now)
@@ -956,6 +942,15 @@ class HostSession:
             Send(state.id, Error(code, _clip(message), fatal=True)),
             Close(state.id, CLOSE_POLICY, code.value),
         ]
+
+
+def _count_down(counts: dict[str, int], address: str) -> None:
+    """One less for ``address``; an address at zero leaves the table (it stays small)."""
+    left = counts.get(address, 0) - 1
+    if left > 0:
+        counts[address] = left
+    else:
+        counts.pop(address, None)
 
 
 def _plain(value: Any) -> Any:
