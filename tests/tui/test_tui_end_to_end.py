@@ -21,7 +21,7 @@ from tui_support import (
     wait_until,
 )
 
-from domicile_p2p.rules import Lock, Phase, Place, Stage, Unlock
+from domicile_p2p.rules import Chat, Lock, Phase, Place, Stage, Unlock
 from domicile_p2p.transcript.verify import verify
 from domicile_tui.app import DomicileApp
 from domicile_tui.offline import OfflineTable
@@ -61,6 +61,8 @@ async def play_a_whole_game(pilot: Pilot[Any], app: DomicileApp) -> int:
         if action is None:
             await pilot.pause(0.01)
             continue
+        if isinstance(action, Chat):
+            continue  # the bot's line of table talk: a person may keep it to themselves
         if isinstance(action, Place):
             await walk_to(pilot, app, action.card)
             await pilot.press("enter")
