@@ -74,11 +74,11 @@ class CulpritScreen(SeekerScreen):
     )
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "noop", "Accuse", key_display="⏎"),
-        Binding("l", "lock", "Lock / unlock"),
-        Binding("t", "talk", "Talk"),
-        Binding("c", "cards", "Suspects"),
-        Binding("d", "dreams", "Dreams"),
-        Binding("escape", "cards", "Back to the suspects", show=False),
+        Binding("l", "lock", "Lock / unlock", priority=True),
+        Binding("t", "talk", "Talk", priority=True),
+        Binding("c", "cards", "Suspects", priority=True),
+        Binding("d", "dreams", "Dreams", priority=True),
+        Binding("escape", "cards", "Back to the suspects", show=False, priority=True),
     ]
 
     group_dreams: reactive[tuple[str, ...]] = reactive(())

@@ -105,19 +105,26 @@ class GhostScreen(TableScreen):
         HelpKeys(("h",), "go to your hand"),
     )
     BINDINGS: ClassVar[list[BindingType]] = [
-        *(Binding(str(n), f"pick({n})", f"Pick dream {n}", show=False) for n in range(1, 8)),
+        *(
+            Binding(str(n), f"pick({n})", f"Pick dream {n}", show=False, priority=True)
+            for n in range(1, 8)
+        ),
         *(
             Binding(
-                letter, f"serve('{letter}')", f"Serve investigator {letter.upper()}", show=False
+                letter,
+                f"serve('{letter}')",
+                f"Serve investigator {letter.upper()}",
+                show=False,
+                priority=True,
             )
             for letter in "abcdef"
         ),
-        Binding("g", "give", "Give"),
-        Binding("r", "refresh", "Refresh hand"),
-        Binding("x", "clear", "Clear picks"),
-        Binding("v", "switch", "Hand / tableau"),
-        Binding("s", "columns", "Columns", show=False),
-        Binding("h", "hand", "Hand", show=False),
+        Binding("g", "give", "Give", priority=True),
+        Binding("r", "refresh", "Refresh hand", priority=True),
+        Binding("x", "clear", "Clear picks", priority=True),
+        Binding("v", "switch", "Hand / tableau", priority=True),
+        Binding("s", "columns", "Columns", show=False, priority=True),
+        Binding("h", "hand", "Hand", show=False, priority=True),
     ]
 
     chosen: reactive[frozenset[str]] = reactive(frozenset())
@@ -215,7 +222,7 @@ class GhostScreen(TableScreen):
         if self.focused is None:
             tile = self.query_one(GhostHand).tile(1)
             if tile is not None:
-                tile.focus()
+                self.set_focus(tile)
 
     # --- choosing ---------------------------------------------------------------------
 
@@ -235,7 +242,7 @@ class GhostScreen(TableScreen):
     def action_pick(self, number: int) -> None:
         tile = self.query_one(GhostHand).tile(number)
         if tile is not None:
-            tile.focus()
+            self.set_focus(tile)
             tile.action_primary()
 
     def action_serve(self, letter: str) -> None:
@@ -261,13 +268,13 @@ class GhostScreen(TableScreen):
     def action_columns(self) -> None:
         rows = list(self.query(ColumnRow))
         if rows:
-            rows[0].focus()
+            self.set_focus(rows[0])
 
     def action_hand(self) -> None:
         self.query_one("#ghost-board", ContentSwitcher).current = "hand"
         tile = self.query_one(GhostHand).tile(1)
         if tile is not None:
-            tile.focus()
+            self.set_focus(tile)
 
     def action_switch(self) -> None:
         """The hand, or the whole tableau (to see which cards a dream might be mistaken for)."""

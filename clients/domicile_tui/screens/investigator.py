@@ -37,11 +37,11 @@ class InvestigatorScreen(SeekerScreen):
     )
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "noop", "Place marker", key_display="⏎", show=True),
-        Binding("l", "lock", "Lock / unlock"),
-        Binding("t", "talk", "Talk"),
-        Binding("c", "cards", "Tableau"),
-        Binding("d", "dreams", "Dreams"),
-        Binding("escape", "cards", "Back to the tableau", show=False),
+        Binding("l", "lock", "Lock / unlock", priority=True),
+        Binding("t", "talk", "Talk", priority=True),
+        Binding("c", "cards", "Tableau", priority=True),
+        Binding("d", "dreams", "Dreams", priority=True),
+        Binding("escape", "cards", "Back to the tableau", show=False, priority=True),
     ]
 
     def compose(self) -> ComposeResult:

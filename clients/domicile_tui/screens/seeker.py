@@ -9,7 +9,7 @@ from __future__ import annotations
 from textual import on
 from textual.content import Content
 from textual.widget import Widget
-from textual.widgets import Static
+from textual.widgets import Input, Static
 
 from domicile_p2p.packs import DreamCard, InvestigatorCard
 from domicile_p2p.rules import Lock, Place, Unlock
@@ -36,6 +36,10 @@ def card_detail(card: InvestigatorCard | DreamCard | None) -> Content:
     )
 
 
+LETTER_ACTIONS = frozenset({"lock", "talk", "cards", "dreams"})
+"""The actions of the investigators' letter keys (L, T, C, D)."""
+
+
 class SeekerScreen(TableScreen):
     """An investigator's screen; subclasses say where the cards and the dreams are."""
 
@@ -50,6 +54,11 @@ class SeekerScreen(TableScreen):
 
     def on_mount(self) -> None:
         self.watch(self, "focused", self._show_detail)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # The table's letter keys are priority bindings (they act as the key arrives, see
+        # ``Board``): in the chat line a letter is a letter.
+        return not (action in LETTER_ACTIONS and isinstance(self.focused, Input))
 
     def ensure_focus(self) -> None:
         if self.focused is None:
@@ -94,7 +103,7 @@ class SeekerScreen(TableScreen):
     def action_dreams(self) -> None:
         tiles = self.dream_tiles()
         if tiles:
-            tiles[0].focus()
+            self.set_focus(tiles[0])
         else:
             self.notify("No dreams on the table yet.")
 

@@ -55,13 +55,20 @@ def neighbour(
 
 
 class Board(VerticalScroll, can_focus=False):
-    """A scrollable area of focusable tiles navigated with the arrow keys."""
+    """A scrollable area of focusable tiles navigated with the arrow keys.
+
+    The keys that move between tiles or act on one are *priority* bindings: Textual runs
+    those as the app receives the key, while other bindings run only once the key has
+    bubbled up from the widget it was sent to, and the keys that followed it in the same
+    burst were already sent to whatever had the focus *then*.  (``tmux send-keys Down Down``
+    moved one card, and the second Down of "Down Enter" chose the card it came from.)
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up", "move('up')", "Up", show=False),
-        Binding("down", "move('down')", "Down", show=False),
-        Binding("left", "move('left')", "Left", show=False),
-        Binding("right", "move('right')", "Right", show=False),
+        Binding("up", "move('up')", "Up", show=False, priority=True),
+        Binding("down", "move('down')", "Down", show=False, priority=True),
+        Binding("left", "move('left')", "Left", show=False, priority=True),
+        Binding("right", "move('right')", "Right", show=False, priority=True),
     ]
 
     def tiles(self) -> list[Widget]:
@@ -69,14 +76,17 @@ class Board(VerticalScroll, can_focus=False):
         return [w for w in self.query("*") if w.focusable and w.display]
 
     def action_move(self, direction: str) -> None:
-        focused = self.screen.focused
+        # The focus moves now, not on the next turn of the loop (``Widget.focus`` defers it):
+        # keys that come in one burst ("Down Down" from tmux, a held key) are already queued,
+        # and each must start from where the one before it left the cursor.
+        screen = self.screen
+        focused = screen.focused
         tiles = self.tiles()
         if not tiles:
             return
         if focused is None or focused not in tiles:
-            tiles[0].focus()
+            screen.set_focus(tiles[0])
             return
         target = neighbour(focused, tiles, direction, self)
         if target is not None:
-            target.focus()
-            target.scroll_visible()
+            screen.set_focus(target)

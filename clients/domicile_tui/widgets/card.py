@@ -37,7 +37,7 @@ class CardTile(Widget, can_focus=True):
     """One investigator card.  Enter or a click chooses it (places your marker)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter,space", "choose", "Place marker", show=False),
+        Binding("enter,space", "choose", "Place marker", show=False, priority=True),
     ]
 
     markers: reactive[tuple[Marker, ...]] = reactive(())
@@ -72,5 +72,5 @@ class CardTile(Widget, can_focus=True):
 
     def on_click(self, event: Click) -> None:
         event.stop()
-        self.focus()
+        self.screen.set_focus(self)
         self.action_choose()

@@ -76,5 +76,5 @@ class ChatPanel(Vertical):
     def focus_input(self) -> bool:
         if not self.can_speak:
             return False
-        self.query_one("#chat-input", Input).focus()
+        self.screen.set_focus(self.query_one("#chat-input", Input))
         return True

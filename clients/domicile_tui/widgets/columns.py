@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.events import Click
 from textual.message import Message
@@ -19,6 +22,10 @@ from domicile_tui.widgets.board import Board
 
 class ColumnRow(Widget, can_focus=True):
     """One investigator's secret column.  Enter or a click makes them the recipient."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "pick", "Serve", show=False, priority=True),
+    ]
 
     view: reactive[View | None] = reactive(None)
     recipient: reactive[bool] = reactive(False)
@@ -48,10 +55,10 @@ class ColumnRow(Widget, can_focus=True):
 
     def on_click(self, event: Click) -> None:
         event.stop()
-        self.focus()
+        self.screen.set_focus(self)
         self.post_message(self.Picked(self.seat))
 
-    def key_enter(self) -> None:
+    def action_pick(self) -> None:
         self.post_message(self.Picked(self.seat))
 
 

@@ -24,8 +24,8 @@ class DreamTile(Widget, can_focus=True):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter,space", "primary", "Choose", show=False),
-        Binding("o", "open", "Read", show=False),
+        Binding("enter,space", "primary", "Choose", show=False, priority=True),
+        Binding("o", "open", "Read", show=False, priority=True),
     ]
 
     selected: reactive[bool] = reactive(False)
@@ -81,7 +81,7 @@ class DreamTile(Widget, can_focus=True):
 
     def on_click(self, event: Click) -> None:
         event.stop()
-        self.focus()
+        self.screen.set_focus(self)
         if event.chain >= 2:
             self.action_open()
         else:

@@ -69,4 +69,4 @@ class GroupedTableau(Board):
             t for t in self.query(CardTile) if t.can_focus
         ]
         if tiles:
-            tiles[0].focus()
+            self.screen.set_focus(tiles[0])

@@ -47,7 +47,7 @@ class GhostHand(Board):
             self._mark()
             tiles = list(self.query(DreamTile))
             if index is not None and tiles:
-                tiles[min(index, len(tiles) - 1)].focus()
+                self.screen.set_focus(tiles[min(index, len(tiles) - 1)])
 
     def watch_chosen(self) -> None:
         self._mark()

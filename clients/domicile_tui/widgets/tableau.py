@@ -81,7 +81,7 @@ class Tableau(Board):
             # The tableau was rebuilt under the cursor: stay on the card, or on the table.
             again = self.query(f"#{refocus}")
             if again:
-                again.first().focus()
+                self.screen.set_focus(again.first())
             else:
                 self.focus_first_sought()
 
@@ -108,7 +108,7 @@ class Tableau(Board):
         ]
         candidates = preferred or tiles
         if candidates:
-            candidates[0].focus()
+            self.screen.set_focus(candidates[0])
 
 
 def _header(category: Category, seeking: Category | None, count: int) -> Content:
