@@ -31,9 +31,7 @@ class Terminal:
 
     def __init__(self, command: list[str], name: str) -> None:
         self.socket = f"domicile-test-{name}-{os.getpid()}"
-        self._tmux(
-            "new-session", "-d", "-s", "t", "-x", str(COLUMNS), "-y", str(LINES), *command
-        )
+        self._tmux("new-session", "-d", "-s", "t", "-x", str(COLUMNS), "-y", str(LINES), *command)
 
     def _tmux(self, *args: str) -> str:
         done = subprocess.run(

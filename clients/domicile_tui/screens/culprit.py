@@ -78,7 +78,7 @@ class CulpritScreen(SeekerScreen):
         Binding("t", "talk", "Talk", priority=True),
         Binding("c", "cards", "Suspects", priority=True),
         Binding("d", "dreams", "Dreams", priority=True),
-        Binding("escape", "cards", "Back to the suspects", show=False, priority=True),
+        Binding("escape", "leave_chat", "Back to the suspects", show=False, priority=True),
     ]
 
     group_dreams: reactive[tuple[str, ...]] = reactive(())

@@ -41,7 +41,7 @@ class InvestigatorScreen(SeekerScreen):
         Binding("t", "talk", "Talk", priority=True),
         Binding("c", "cards", "Tableau", priority=True),
         Binding("d", "dreams", "Dreams", priority=True),
-        Binding("escape", "cards", "Back to the tableau", show=False, priority=True),
+        Binding("escape", "leave_chat", "Back to the tableau", show=False, priority=True),
     ]
 
     def compose(self) -> ComposeResult:

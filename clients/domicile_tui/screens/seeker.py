@@ -100,6 +100,10 @@ class SeekerScreen(TableScreen):
     def action_cards(self) -> None:
         self.focus_cards()
 
+    def action_leave_chat(self) -> None:
+        """Esc: from the chat line (or anywhere) back to the cards."""
+        self.focus_cards()
+
     def action_dreams(self) -> None:
         tiles = self.dream_tiles()
         if tiles:
