@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections import deque
 from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -55,6 +56,7 @@ if TYPE_CHECKING:
     from domicile_p2p.packs import Pack
     from domicile_tui.connect import TableDoor
     from domicile_tui.screens.help import HelpSection
+    from domicile_tui.screens.seance import SeanceScreen
     from domicile_tui.ticket import JoinTicket
 
 CLOSE_TIMEOUT = 3.0
@@ -122,6 +124,11 @@ class DomicileApp(App[None]):
 
     lobby: reactive[LobbyInfo | None] = reactive(None)
     view: reactive[View | None] = reactive(None)
+    """The game as the session last told it."""
+    shown: reactive[View | None] = reactive(None)
+    """The game as the table's screens show it: ``view``, except while a séance is told,
+    when it is the game just before that séance (nothing shows a result before its
+    telling does)."""
     chat: reactive[tuple[ChatLine, ...]] = reactive(())
     status: reactive[Status] = reactive(NOT_AT_A_TABLE)
     verification: reactive[Verification | None] = reactive(None)
@@ -164,6 +171,9 @@ class DomicileApp(App[None]):
         self.opening: str | None = None
         """The name of the table being opened while the door to it still opens."""
         self.front: FrontPage = StartPage()
+        self._untold: deque[SeanceScreen] = deque()
+        """Séances still to tell, oldest first (the first one may be on screen now)."""
+        self._telling: SeanceScreen | None = None
         """The front door's page the player went to (shown while at no table)."""
         self._launch = (open_at_once, offline)
         self._first_frame_seen = False
@@ -321,6 +331,7 @@ class DomicileApp(App[None]):
         self.session = session
         self.front = StartPage()  # where a player who leaves the table comes back to
         self.lobby = None
+        self._untold.clear()
         self.view = None
         self.chat = ()
         self.verification = None
@@ -348,11 +359,12 @@ class DomicileApp(App[None]):
                 self.route()
             case ViewChanged(view, action):
                 before = self.view
-                self.view = view
                 if isinstance(action, Seance | CulpritSeance) and before is not None:
-                    self.push_screen(
+                    # Told in turn, oldest first, once whatever is open now has closed.
+                    self._untold.append(
                         screens.SeanceScreen(before, view, action, step=self.seance_step)
                     )
+                self.view = view
                 self.route()
             case ChatPosted(line):
                 self.chat = (*self.chat, line)
@@ -367,6 +379,7 @@ class DomicileApp(App[None]):
             case SessionClosed(reason, failed):
                 self.session = None
                 self.lobby = None
+                self._untold.clear()
                 self.view = None
                 self.status = NOT_AT_A_TABLE
                 if failed:
@@ -384,7 +397,7 @@ class DomicileApp(App[None]):
         """What the news calls for: a page of the front door, or the table's screen."""
         if self.session is None:
             return self.front if self.opening is None else screens.LobbyScreen
-        view = self.view
+        view = self.shown
         if view is None:
             return screens.LobbyScreen
         if view.state.phase is Phase.ENDED:
@@ -406,6 +419,23 @@ class DomicileApp(App[None]):
                 self.show(wanted())
         elif getattr(current, "page", None) != wanted:
             self.show(front_screen(wanted))
+        if self._untold and self._telling is None:
+            self._telling = self._untold[0]
+            self.push_screen(self._telling, self._seance_told)
+
+    def watch_view(self) -> None:
+        self._show_what_is_told()
+
+    def _show_what_is_told(self) -> None:
+        self.shown = self._untold[0].before if self._untold else self.view
+
+    def _seance_told(self, _: None = None) -> None:
+        """A séance has closed: the table moves on to it (or to the next one)."""
+        if self._untold and self._untold[0] is self._telling:
+            self._untold.popleft()
+        self._telling = None
+        self._show_what_is_told()
+        self.route()
 
     def go(self, page: FrontPage) -> None:
         """Go to ``page`` of the front door (shown while the player is at no table)."""

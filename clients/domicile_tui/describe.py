@@ -94,7 +94,7 @@ def your_prompt(view: View, pack: Pack) -> str:
         if state.phase is Phase.DREAMS:
             return "The Ghost is choosing three dreams for the whole group."
         if state.phase is Phase.SEANCE:
-            return "The final séance: the Ghost weighs your accusation."
+            return "The séance: the Ghost weighs your accusation."
         if me.locked:
             return "Your accusation is locked. Everyone must agree on one Character."
         return "Agree on the culprit: put your marker on a Character, then lock it (L)."
@@ -119,7 +119,7 @@ def _ghost_prompt(state: GameState) -> str:
         if state.phase is Phase.DREAMS:
             return "Choose exactly three dreams for the whole group, then give them (G)."
         if state.phase is Phase.SEANCE:
-            return "The final séance is announced."
+            return "The séance is announced."
         return "The investigators are choosing the culprit. You may only watch."
     if state.phase is Phase.DREAMS:
         waiting = len(awaiting_dreams(state))

@@ -209,7 +209,11 @@ class Clairvoyant:
 
 
 def clairvoyant_app(
-    role: Role = Role.INVESTIGATOR, *, seed: int = SEED, plain_ghost: bool = False
+    role: Role = Role.INVESTIGATOR,
+    *,
+    seed: int = SEED,
+    plain_ghost: bool = False,
+    seance_step: float = 0.0,
 ) -> DomicileApp:
     """An app whose bot investigators know their answers.
 
@@ -228,7 +232,7 @@ def clairvoyant_app(
         defaults=settings(role),
         open_at_once=True,
         offline=True,
-        seance_step=0.0,
+        seance_step=seance_step,
     )
     holder.append(app)
     return app

@@ -24,6 +24,16 @@ if TYPE_CHECKING:
     from domicile_tui.app import DomicileApp
 
 
+MIRRORED = {
+    "lobby": "lobby",
+    "view": "shown",
+    "chat": "chat",
+    "status": "status",
+    "verification": "verification",
+}
+"""Each reactive of a screen, and the app's news it mirrors."""
+
+
 class TableScreen(Screen[None]):
     """A screen that shows the table; subclasses compose widgets bound to these reactives."""
 
@@ -72,8 +82,9 @@ class TableScreen(Screen[None]):
         return cast("DomicileApp", self.app)
 
     def on_mount(self) -> None:
-        for name in ("lobby", "view", "chat", "status", "verification"):
-            self.watch(self.app, name, self._mirror(name))
+        # The game as it is told (``shown``): a séance's outcome only once it is told.
+        for name, news in MIRRORED.items():
+            self.watch(self.app, news, self._mirror(name))
         # Invoked once this screen is painted with what it composed.
         self.call_after_refresh(self.table.first_frame_shown)
 

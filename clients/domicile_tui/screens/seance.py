@@ -155,9 +155,7 @@ class SeanceScreen(ModalScreen[None]):
 
     def _show(self) -> None:
         self.query_one("#candles", Static).update(self._candles())
-        culprit = isinstance(self.action, CulpritSeance)
-        day = self.before.state.day
-        title = "The final séance" if culprit else f"The séance of day {day}"
+        title = f"The séance of day {self.before.state.day}"
         self.query_one("#seance-title", Static).update(Content.styled(title, "bold $primary"))
         self.query_one("#seance-lines", Static).update(self._lines())
         hint = "Enter to continue" if self.finished else "Enter to skip"

@@ -1,0 +1,106 @@
+"""Séances are told in order, one at a time, and nothing shows their outcome before they do."""
+
+from __future__ import annotations
+
+from textual.widgets import Static
+from tui_support import (
+    begin,
+    clairvoyant_app,
+    make_app,
+    rendered,
+    secrets_of,
+    settle,
+    view_of,
+    wait_until,
+)
+
+from domicile_p2p.rules import Lock, Phase, Place, Stage
+from domicile_tui.screens.culprit import CulpritScreen
+from domicile_tui.screens.end import EndScreen
+from domicile_tui.screens.investigator import InvestigatorScreen
+from domicile_tui.screens.seance import SeanceScreen
+
+WIDE = (120, 36)
+SLOW = 30.0
+"""Seconds per beat: a séance that never finishes by itself during a test."""
+
+
+def title_of(screen: object) -> str:
+    assert isinstance(screen, SeanceScreen)
+    return rendered(screen.query_one("#seance-title", Static))
+
+
+async def test_seances_are_told_oldest_first_and_the_table_follows_each() -> None:
+    app = make_app(seance_step=SLOW)
+    async with app.run_test(size=WIDE) as pilot:
+        await begin(pilot)
+        await pilot.press("enter", "l")
+        await wait_until(pilot, lambda: isinstance(app.screen, SeanceScreen), what="day 1's")
+        # Day 2 is played while day 1's séance is still being told.
+        await wait_until(pilot, lambda: view_of(app).state.day == 2, what="day 2")
+        await wait_until(pilot, lambda: view_of(app).state.investigator(1).served)
+        card = view_of(app).state.tableau.cards(view_of(app).state.investigator(1).seeking)[0]  # type: ignore[arg-type]
+        app.act(Place(1, card))
+        await wait_until(pilot, lambda: view_of(app).state.investigator(1).marker == card)
+        app.act(Lock(1))
+        await wait_until(pilot, lambda: view_of(app).state.day == 3, what="day 2's séance")
+        await settle(pilot)
+
+        assert title_of(app.screen) == "The séance of day 1"
+        assert len([s for s in app.screen_stack if isinstance(s, SeanceScreen)]) == 1
+        behind = app.screen_stack[-2]
+        assert isinstance(behind, InvestigatorScreen)
+        assert behind.view is not None and behind.view.state.day == 1
+        assert behind.view.state.phase is Phase.SEANCE
+
+        await pilot.press("enter", "enter")  # skip to the outcome, close
+        await wait_until(pilot, lambda: title_of(app.screen) == "The séance of day 2")
+        behind = app.screen_stack[-2]
+        assert behind.view is not None and behind.view.state.day == 2  # type: ignore[attr-defined]
+
+        await pilot.press("enter", "enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, InvestigatorScreen))
+        assert app.screen.view == app.view  # type: ignore[attr-defined]
+        assert "Day 3 of 7" in rendered(app.screen.query_one("#header-calendar", Static))
+
+
+async def test_the_culprits_seance_keeps_its_secret_until_it_is_told() -> None:
+    app = clairvoyant_app(seance_step=SLOW)
+    async with app.run_test(size=WIDE) as pilot:
+        await begin(pilot)
+        for _ in range(400):
+            if isinstance(app.screen, SeanceScreen):
+                await pilot.press("enter", "enter")
+                await pilot.pause()
+                continue
+            state = view_of(app).state
+            if state.stage is Stage.CULPRIT:
+                break
+            me = state.investigator(1)
+            if me.served and not me.done and not me.locked and me.seeking is not None:
+                target = secrets_of(app).column(1).card(me.seeking)
+                app.act(Place(1, target) if me.marker != target else Lock(1))
+            await pilot.pause(0.01)
+        await wait_until(pilot, lambda: isinstance(app.screen, CulpritScreen), what="Stage Two")
+        await wait_until(pilot, lambda: len(view_of(app).state.group_dreams) == 3)
+        truth = secrets_of(app)
+        culprit = truth.column(truth.culprit).character
+        day = view_of(app).state.day
+        app.act(Place(1, culprit))
+        await wait_until(pilot, lambda: view_of(app).state.investigator(2).marker == culprit)
+        app.act(Lock(1))
+        await wait_until(pilot, lambda: view_of(app).state.phase is Phase.ENDED, what="the end")
+        await wait_until(pilot, lambda: isinstance(app.screen, SeanceScreen), what="the séance")
+        await settle(pilot)
+
+        assert title_of(app.screen) == f"The séance of day {day}"
+        lines = rendered(app.screen.query_one("#seance-lines", Static))
+        assert "culprit" not in lines
+        behind = app.screen_stack[-2]
+        assert isinstance(behind, CulpritScreen)
+        assert "culprit is named" not in rendered(behind.query_one("#prompt", Static)).lower()
+
+        await pilot.press("enter")  # the outcome
+        assert "The culprit is named" in rendered(app.screen.query_one("#seance-lines", Static))
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, EndScreen), what="the end screen")
