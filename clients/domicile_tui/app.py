@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from textual import work
+from textual import events, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.reactive import reactive
@@ -46,6 +46,7 @@ from domicile_tui.session import (
     StatusChanged,
     TableSession,
     TableSettings,
+    TranscriptKept,
     Verification,
     ViewChanged,
 )
@@ -60,6 +61,10 @@ if TYPE_CHECKING:
     from domicile_tui.ticket import JoinTicket
 
 CLOSE_TIMEOUT = 3.0
+HOLD_AFTER_CLOSE = 0.5
+"""Seconds after the key that closed a dialog in which the dialog's own keys still are its
+own: a second press meant for it is not taken by the screen behind (``screens.popup``).
+Counted from when the keys came in, not from when the app got to them."""
 """Seconds to leave the table cleanly when quitting."""
 
 NOT_AT_A_TABLE = Status("Not at a table", connected=False)
@@ -132,6 +137,8 @@ class DomicileApp(App[None]):
     chat: reactive[tuple[ChatLine, ...]] = reactive(())
     status: reactive[Status] = reactive(NOT_AT_A_TABLE)
     verification: reactive[Verification | None] = reactive(None)
+    kept: reactive[Path | None] = reactive(None)
+    """Where the table keeps this game's transcript by itself, when it does."""
 
     def __init__(
         self,
@@ -174,6 +181,11 @@ class DomicileApp(App[None]):
         self._untold: deque[SeanceScreen] = deque()
         """Séances still to tell, oldest first (the first one may be on screen now)."""
         self._telling: SeanceScreen | None = None
+        self._held: tuple[float, frozenset[str]] = (0.0, frozenset())
+        self._key_time = 0.0
+        """When the key being handled came in (Textual's clock)."""
+        self.exported: Path | None = None
+        """Where this game's transcript was exported (``None``: not yet)."""
         """The front door's page the player went to (shown while at no table)."""
         self._launch = (open_at_once, offline)
         self._first_frame_seen = False
@@ -333,6 +345,7 @@ class DomicileApp(App[None]):
         self.lobby = None
         self._untold.clear()
         self.view = None
+        self.exported = self.kept = None
         self.chat = ()
         self.verification = None
         self._pump(session)
@@ -355,6 +368,7 @@ class DomicileApp(App[None]):
                 if not lobby.started and self.view is not None and self._game_over():
                     # A new game at the same table: back to the lobby.
                     self.view = None
+                    self.exported = self.kept = None
                     self.verification = None
                 self.route()
             case ViewChanged(view, action):
@@ -376,6 +390,8 @@ class DomicileApp(App[None]):
                 self.notify(message, title="Not allowed", severity="error")
             case GameVerified(verification):
                 self.verification = verification
+            case TranscriptKept(path):
+                self.kept = path
             case SessionClosed(reason, failed):
                 self.session = None
                 self.lobby = None
@@ -498,6 +514,7 @@ class DomicileApp(App[None]):
         except OSError as error:
             self.notify(f"Could not write {path}: {error.strerror}", severity="error")
             return
+        self.exported = written
         self.notify(f"Transcript written to {written}", title="Exported")
 
     @work(group="send", exit_on_error=False)
@@ -556,6 +573,20 @@ class DomicileApp(App[None]):
         self.exit()
 
     # --- dialogs ---------------------------------------------------------------------------
+
+    def hold_keys(self, keys: frozenset[str]) -> None:
+        """A dialog closed with one of ``keys``: they stay its own a moment longer."""
+        self._held = (self._key_time + HOLD_AFTER_CLOSE, keys)
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key):
+            until, keys = self._held
+            if event.key in keys and event.time < until:
+                return  # a second press meant for the dialog that just closed
+            if event.key not in keys:
+                self._held = (0.0, frozenset())  # another key: what follows is the table's
+            self._key_time = event.time
+        await super().on_event(event)
 
     def open_card(self, card_id: str) -> None:
         """Show a card's full text."""

@@ -18,7 +18,7 @@ from domicile_p2p.bots import make_policy
 from domicile_p2p.identity import Identity, default_data_dir, load_or_create_identity
 from domicile_p2p.packs import Pack
 from domicile_tui.local_game import PolicyFactory
-from domicile_tui.offline import OfflineTable
+from domicile_tui.offline import KEPT_GAMES, OfflineTable
 from domicile_tui.pacing import SEANCE_PAUSE, BotPace
 from domicile_tui.session import Role, TableSession, TableSettings
 from domicile_tui.ticket import JoinTicket
@@ -88,6 +88,7 @@ class TableDoor:
             seed=self.seed,
             identity=partial(TableDoor.identity, self),
             policy_factory=self.policy_factory,
+            keep_in=self.home / KEPT_GAMES,
         )
 
     def host(

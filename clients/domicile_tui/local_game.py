@@ -206,6 +206,10 @@ class LocalGame:
         write_transcript(path, self.table.events)
         return path
 
+    def keep(self, directory: Path) -> Path:
+        """Write the transcript into ``directory``, named by the game's id (as a host does)."""
+        return self.export(directory / f"{self.replica.game_id}.json")
+
 
 def verification_of(report: VerifyReport) -> Verification:
     """The client's summary of a verifier's report, with the secrets it proved."""

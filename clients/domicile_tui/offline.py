@@ -42,11 +42,15 @@ from domicile_tui.session import (
     Status,
     StatusChanged,
     TableSettings,
+    TranscriptKept,
     ViewChanged,
     check_chat,
 )
 
 OFFLINE_STATUS: Final = Status("Offline table: you and the bots, in this process")
+KEPT_GAMES: Final = Path("offline", "games")
+"""Where in the data dir an offline table keeps its finished games (a host keeps its own in
+``host/games``), so a game is never lost for want of an export."""
 
 
 class OfflineTable:
@@ -61,7 +65,10 @@ class OfflineTable:
         seed: int | None = None,
         identity: Callable[[], Identity] | None = None,
         policy_factory: PolicyFactory = make_policy,
+        keep_in: Path | None = None,
     ) -> None:
+        """``keep_in``: the directory to keep each finished game's transcript in (``None``:
+        nowhere, the player exports it or it is lost)."""
         if settings.open_seats:
             raise SettingsError("an offline table has no open seats: bots take them all")
         self.settings = settings
@@ -70,6 +77,8 @@ class OfflineTable:
         self._seed = seed
         self._identity = identity or Identity.generate
         self._policy_factory = policy_factory
+        self._keep_in = keep_in
+        self._keeping: set[asyncio.Task[None]] = set()
         self._games = 0
         self._channel = EventChannel()
         self._game: LocalGame | None = None
@@ -188,6 +197,10 @@ class OfflineTable:
         if game.over and not game.finished:
             game.finish()
             self._emit(GameVerified(game.verification()))
+            if self._keep_in is not None:
+                task = asyncio.create_task(self._keep(game, self._keep_in))
+                self._keeping.add(task)
+                task.add_done_callback(self._keeping.discard)
         self._changed.set()
 
     async def _drive(self, game: LocalGame) -> None:
@@ -219,6 +232,15 @@ class OfflineTable:
         if wanted:
             seat, action = wanted[0]
             self._tell(game.play(seat, action))
+
+    async def _keep(self, game: LocalGame, directory: Path) -> None:
+        try:
+            path = await asyncio.to_thread(game.keep, directory)
+        except OSError as error:
+            text = f"Could not keep the transcript in {directory}: {error.strerror}; export it (E)"
+            self._emit(StatusChanged(Status(text, Severity.WARNING)))
+            return
+        self._emit(TranscriptKept(path))
 
     async def _stop(self) -> None:
         if self._bots is not None:

@@ -277,6 +277,13 @@ class GameVerified:
 
 
 @dataclass(frozen=True, slots=True)
+class TranscriptKept:
+    """The table keeps the finished game's transcript by itself, at ``path``."""
+
+    path: Path
+
+
+@dataclass(frozen=True, slots=True)
 class SessionClosed:
     """The table is gone for good (left, or the host closed it); ``reason`` says why.
 
@@ -295,6 +302,7 @@ SessionEvent = (
     | StatusChanged
     | ActionRefused
     | GameVerified
+    | TranscriptKept
     | SessionClosed
 )
 

@@ -367,9 +367,11 @@ async def test_the_ghost_plays_across_the_network_and_its_seance_is_announced(
         await app.session.close()  # type: ignore[union-attr]
 
 
-async def test_the_set_up_form_keeps_the_seats_asked_for_open() -> None:
+async def test_the_set_up_form_keeps_the_seats_asked_for_open(tmp_path: Path) -> None:
     app = DomicileApp(
-        TableDoor(PACK, pace=BotPace(0), lan=False), defaults=settings(), open_at_once=False
+        TableDoor(PACK, pace=BotPace(0), lan=False, data_dir=tmp_path),
+        defaults=settings(),
+        open_at_once=False,
     )
     async with app.run_test(size=WIDE) as pilot:
         app.go(SetupPage(offline=False))

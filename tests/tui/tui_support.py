@@ -8,7 +8,9 @@ every time and never waits on a clock.
 from __future__ import annotations
 
 import asyncio
+import tempfile
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from textual.pilot import Pilot
@@ -26,6 +28,8 @@ from domicile_tui.session import Role, SessionEvent, TableSession, TableSettings
 
 PACK: Pack = load_default_pack()
 SEED = 7
+DATA_DIR = Path(tempfile.mkdtemp(prefix="domicile-tui-tests-"))
+"""The data dir of these apps' doors (finished games are kept there): never the user's."""
 
 
 SessionT = TypeVar("SessionT", bound=TableSession)
@@ -78,7 +82,7 @@ def settings(
 
 def door(seed: int = SEED) -> TableDoor:
     """An offline door: these apps never touch the network (not even to look for tables)."""
-    return TableDoor(PACK, pace=BotPace(0), seed=seed, lan=False)
+    return TableDoor(PACK, pace=BotPace(0), seed=seed, lan=False, data_dir=DATA_DIR)
 
 
 def make_app(
@@ -100,6 +104,7 @@ def make_app(
             pace=BotPace(0),
             seed=seed,
             lan=False,
+            data_dir=DATA_DIR,
             policy_factory=lambda s, _p, b: PlainPolicy(s, b),
         )
     return DomicileApp(
@@ -228,7 +233,14 @@ def clairvoyant_app(
         return Clairvoyant(seat, lambda: secrets_of(holder[0]))
 
     app = DomicileApp(
-        TableDoor(PACK, pace=BotPace(0), seed=seed, lan=False, policy_factory=policies),
+        TableDoor(
+            PACK,
+            pace=BotPace(0),
+            seed=seed,
+            lan=False,
+            data_dir=DATA_DIR,
+            policy_factory=policies,
+        ),
         defaults=settings(role),
         open_at_once=True,
         offline=True,

@@ -9,15 +9,15 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.content import Content
 from textual.events import Click
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from domicile_p2p.packs import DreamCard, InvestigatorCard
 from domicile_tui.keys import HelpKeys
+from domicile_tui.screens.popup import PopUp
 from domicile_tui.theme import FLOURISH, TABLE_STYLES
 
 
-class CardScreen(ModalScreen[None]):
+class CardScreen(PopUp[None]):
     CSS_PATH = TABLE_STYLES
     HELP_TITLE = "Reading a card"
     HELP_KEYS: ClassVar[tuple[HelpKeys, ...]] = (
@@ -46,7 +46,7 @@ class CardScreen(ModalScreen[None]):
             yield Static(Content.styled("Esc to put it down", "$text-muted"), classes="hint")
 
     def action_close(self) -> None:
-        self.dismiss(None)
+        self.close(None)
 
     def on_click(self, event: Click) -> None:
-        self.dismiss(None)
+        self.close(None)

@@ -8,14 +8,14 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from domicile_tui.keys import HelpKeys
+from domicile_tui.screens.popup import PopUp
 from domicile_tui.theme import FLOURISH, TABLE_STYLES
 
 
-class ConfirmScreen(ModalScreen[bool]):
+class ConfirmScreen(PopUp[bool]):
     CSS_PATH = TABLE_STYLES
     HELP_TITLE = "A question"
     HELP_KEYS: ClassVar[tuple[HelpKeys, ...]] = (
@@ -41,11 +41,11 @@ class ConfirmScreen(ModalScreen[bool]):
 
     @on(Button.Pressed, "#yes")
     def yes(self) -> None:
-        self.dismiss(True)
+        self.close(True)
 
     @on(Button.Pressed, "#no")
     def no(self) -> None:
-        self.dismiss(False)
+        self.close(False)
 
     def action_answer(self, answer: bool) -> None:
-        self.dismiss(answer)
+        self.close(answer)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import ClassVar
 
@@ -19,6 +19,7 @@ from domicile_p2p.rules import CATEGORY_ORDER, Outcome, Stage, View
 from domicile_tui.keys import HelpKeys
 from domicile_tui.personas import persona
 from domicile_tui.screens.base import TableScreen
+from domicile_tui.screens.confirm import ConfirmScreen
 from domicile_tui.screens.export import ExportScreen
 from domicile_tui.session import Reveal, Verification
 from domicile_tui.theme import FLOURISH, TABLE_STYLES, YES
@@ -164,7 +165,11 @@ class EndScreen(TableScreen):
         self.query_one("#end-banner", Static).update(banner(view))
         reveal = reveal_of(view, self.verification)
         self.query_one("#truth", Static).update(truth_lines(view, reveal, self.table.pack))
-        self.query_one("#end-head", Static).update(head_lines(self.verification))
+        head = head_lines(self.verification)
+        kept = self.table.kept
+        if kept is not None:
+            head += Content.styled(f"\nThe transcript is kept in {kept}", "$text-muted")
+        self.query_one("#end-head", Static).update(head)
 
     def action_export(self) -> None:
         view = self.view
@@ -186,11 +191,29 @@ class EndScreen(TableScreen):
             return
         self.table.play_again()
 
-    def action_leave(self) -> None:
-        self.table.leave_table()
+    def on_mount(self) -> None:
+        self.watch(self.app, "kept", lambda _: self._show())
 
-    async def action_quit(self) -> None:
-        await self.table.action_quit()
+    def action_leave(self) -> None:
+        self._unless_unexported("Leave the table", self.table.leave_table)
+
+    def action_quit(self) -> None:
+        self._unless_unexported("Quit", lambda: self.app.call_later(self.table.action_quit))
+
+    def _unless_unexported(self, doing: str, then: Callable[[], object]) -> None:
+        """Do ``then`` at once when the transcript was exported, else after asking."""
+        if self.table.exported is not None:
+            then()
+            return
+        kept = self.table.kept
+        fate = f"A copy is kept in {kept}." if kept else "It will be lost."
+        question = f"{doing} without exporting the transcript (E)? {fate}"
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                then()
+
+        self.app.push_screen(ConfirmScreen(question), answer)
 
     def palette_commands(self) -> Iterable[SystemCommand]:
         yield SystemCommand("Export the transcript", "Write the game to a file", self.action_export)

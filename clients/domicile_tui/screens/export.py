@@ -10,14 +10,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.content import Content
-from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from domicile_tui.keys import HelpKeys
+from domicile_tui.screens.popup import PopUp
 from domicile_tui.theme import FLOURISH, TABLE_STYLES
 
 
-class ExportScreen(ModalScreen[Path | None]):
+class ExportScreen(PopUp[Path | None]):
     CSS_PATH = TABLE_STYLES
     HELP_TITLE = "Exporting the transcript"
     HELP_KEYS: ClassVar[tuple[HelpKeys, ...]] = (
@@ -51,7 +51,7 @@ class ExportScreen(ModalScreen[Path | None]):
         if not text:
             self.notify("Type a file name.", severity="warning")
             return
-        self.dismiss(Path(text).expanduser())
+        self.close(Path(text).expanduser())
 
     def action_cancel(self) -> None:
-        self.dismiss(None)
+        self.close(None)

@@ -9,10 +9,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from domicile_tui.keys import HelpKeys
+from domicile_tui.screens.popup import PopUp
 from domicile_tui.theme import FLOURISH, TABLE_STYLES
 
 HelpSection = tuple[str, Sequence[HelpKeys]]
@@ -29,7 +29,7 @@ def section_text(title: str, keys: Sequence[HelpKeys]) -> Content:
     return Content("\n").join(lines)
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(PopUp[None]):
     CSS_PATH = TABLE_STYLES
     HELP_TITLE = "This help"
     HELP_KEYS: ClassVar[tuple[HelpKeys, ...]] = (
@@ -53,4 +53,4 @@ class HelpScreen(ModalScreen[None]):
             yield Static(Content.styled("Esc or ? to close", "$text-muted"), classes="hint")
 
     def action_close(self) -> None:
-        self.dismiss(None)
+        self.close(None)

@@ -17,7 +17,6 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.events import Click
 from textual.reactive import reactive
-from textual.screen import ModalScreen
 from textual.timer import Timer
 from textual.widgets import Static
 
@@ -25,6 +24,7 @@ from domicile_p2p.packs import Pack
 from domicile_p2p.rules import CulpritSeance, Outcome, Seance, Stage, View
 from domicile_tui.keys import HelpKeys
 from domicile_tui.personas import persona
+from domicile_tui.screens.popup import PopUp
 from domicile_tui.theme import FLOURISH, MARKER_LOCKED, NO, TABLE_STYLES, YES
 
 FLY_FRAMES = 6
@@ -79,7 +79,7 @@ def summary(after: View, judged: tuple[Judgement, ...], culprit: bool) -> Conten
     return Content.styled(f"{text} Day {state.day} begins.", "bold")
 
 
-class SeanceScreen(ModalScreen[None]):
+class SeanceScreen(PopUp[None]):
     CSS_PATH = TABLE_STYLES
     HELP_TITLE = "The séance"
     HELP_KEYS: ClassVar[tuple[HelpKeys, ...]] = (
@@ -222,7 +222,7 @@ class SeanceScreen(ModalScreen[None]):
 
     def action_skip(self) -> None:
         if self.finished:
-            self.dismiss(None)
+            self.close(None)
         else:
             self.beat = self.beats
             self.frame = FLY_FRAMES

@@ -1,0 +1,35 @@
+"""A dialog over the table whose closing keys stay its own for a moment after it closes.
+
+People press Enter twice when once would do (to skip the séance, and to close
+it, just as it ends by itself): the second press must not fall through to the
+screen behind, where Enter places a marker or picks a dream.  A pop-up closed
+by a key asks the app to hold its keys briefly (``DomicileApp.hold_keys``);
+every other key acts at once, as always.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, TypeVar, cast
+
+from textual.binding import Binding
+from textual.screen import ModalScreen
+
+if TYPE_CHECKING:
+    from domicile_tui.app import DomicileApp
+
+ResultT = TypeVar("ResultT")
+
+BUTTON_KEYS = frozenset({"enter", "space"})
+"""Keys that press a focused button (or submit an input) in a dialog."""
+
+
+class PopUp(ModalScreen[ResultT]):
+    """A dialog; :meth:`close` dismisses it and holds the keys that close it."""
+
+    def closing_keys(self) -> frozenset[str]:
+        bound = {binding.key for binding in Binding.make_bindings(self.BINDINGS)}
+        return frozenset(bound) | BUTTON_KEYS
+
+    def close(self, result: ResultT) -> None:
+        cast("DomicileApp", self.app).hold_keys(self.closing_keys())
+        self.dismiss(result)
