@@ -105,13 +105,38 @@ def your_prompt(view: View, pack: Pack) -> str:
     seeking = me.seeking
     assert seeking is not None
     if not me.served:
-        return f"Wait for the Ghost's dreams; then seek a {seeking.label}."
+        return f"Wait for the Ghost's dreams; then seek {a_card(seeking.label)}."
     if me.locked:
         return "Your marker is locked. Unlock it (L) to think again."
     if me.marker is None:
-        return f"Read your dreams and seek a {seeking.label}: choose a card (Enter)."
+        return f"Read your dreams and seek {a_card(seeking.label)}: choose a card (Enter)."
     marked = pack.investigator_card(me.marker).name
     return f"Your marker is on {marked}. Lock it (L) when you are sure."
+
+
+def a_card(kind: str) -> str:
+    """ "a Character", "a Location", "an Item"."""
+    return f"{'an' if kind[:1].lower() in 'aeiou' else 'a'} {kind}"
+
+
+def refreshes_left(state: GameState) -> tuple[int | None, int]:
+    """The Ghost's refreshes still allowed (``None``: no limit this game) and those left this
+    round.  Public: every seat may count them (RULES.md, Visibility)."""
+    rules = state.config.rules
+    this_round = max(rules.refreshes_per_round - state.refreshes_this_round, 0)
+    if rules.refreshes_per_game is None:
+        return None, this_round
+    in_game = max(rules.refreshes_per_game - state.refreshes_used, 0)
+    return in_game, min(this_round, in_game)
+
+
+def ghost_refreshes(state: GameState) -> str:
+    """The Ghost's refreshes left, for the investigators: "2 refreshes left (1 this round)"."""
+    in_game, now = refreshes_left(state)
+    if in_game == 0 and now == 0:
+        return "no refreshes left"
+    game = "no limit this game" if in_game is None else f"{in_game} left this game"
+    return f"refreshes: {now} this round, {game}"
 
 
 def _ghost_prompt(state: GameState) -> str:

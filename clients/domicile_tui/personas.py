@@ -29,11 +29,13 @@ class Persona:
         return Content.styled(self.letter, f"bold {self.colour}")
 
 
+# A persona's title is never a card's name: "you are A Ada, the Medium" beside the suspect
+# The Medium would read as a clue (a test checks every card of the pack).
 GHOST_PERSONA: Final = Persona("☾", "the Ghost", "The Ghost", "#9fc7c0")
 
 INVESTIGATOR_PERSONAS: Final[tuple[Persona, ...]] = (
-    Persona("A", "the Medium", "Orla Vance", "#d9736b"),
-    Persona("B", "the Traveller", "Idris Hale", "#6fb8ad"),
+    Persona("A", "the Spiritualist", "Orla Vance", "#d9736b"),
+    Persona("B", "the Wayfarer", "Idris Hale", "#6fb8ad"),
     Persona("C", "the Seer", "Mina Sorel", "#dcb75e"),
     Persona("D", "the Detective", "Arthur Penrose", "#a993d6"),
     Persona("E", "the Journalist", "Clara Whitlow", "#97ba6d"),

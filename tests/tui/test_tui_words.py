@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from tui_support import PACK, Clairvoyant
 
 from domicile_p2p.net.adapters.discovery import DiscoveredTable, TableAdvert
@@ -10,11 +12,18 @@ from domicile_p2p.rules import GHOST, Difficulty, Give, Lock, Place, Refresh, ap
 from domicile_p2p.sim import deal
 from domicile_p2p.transcript.files import encode_transcript
 from domicile_p2p.transcript.verify import verify
-from domicile_tui.describe import awaiting_dreams, investigator_status, still_deciding, your_prompt
+from domicile_tui.describe import (
+    a_card,
+    awaiting_dreams,
+    ghost_refreshes,
+    investigator_status,
+    refreshes_left,
+    still_deciding,
+    your_prompt,
+)
 from domicile_tui.keys import HelpKeys, key_label
 from domicile_tui.local_game import LocalGame, verification_of
 from domicile_tui.screens.end import export_suggestion
-from domicile_tui.screens.ghost import refreshes_left
 from domicile_tui.screens.start import table_entry
 from domicile_tui.session import Check, Verification
 from domicile_tui.widgets.calendar import calendar_line
@@ -61,7 +70,7 @@ def test_refreshes_left_follow_the_difficulty_table() -> None:
 def test_marks_say_it_without_colour() -> None:
     assert calendar_line(3).plain == "Day 3 of 7  ● ● ✦ ○ ○ ○ ○"
     assert marker_chips(((1, True), (3, False))).plain == "A◆ C◇"
-    assert marker_chips(((1, True), (3, False)), compact=True).plain == "AC"
+    assert marker_chips(((1, True), (3, False)), compact=True).plain == "A◆C◇"
     assert check_mark(Check("hash chain", True)).plain == "✓"
     assert check_mark(Check("culprit", False)).plain == "✗"
     assert check_mark(Check("culprit", None)).plain == "–"
@@ -142,3 +151,39 @@ def _policies(seat: int, pack: object, seed: int):  # type: ignore[no-untyped-de
     from domicile_p2p.bots import make_policy
 
     return make_policy(seat, PACK, 5)
+
+
+def test_an_item_is_sought_with_an_article_that_fits() -> None:
+    assert [a_card(kind) for kind in ("Character", "Location", "Item")] == [
+        "a Character",
+        "a Location",
+        "an Item",
+    ]
+    state = deal(PACK, 1, Difficulty.NORMAL, seed=3)
+    item_seeker = replace(state.investigator(1), found=("char-01", "loc-01"))
+    later = replace(state, investigators=(item_seeker,))
+    assert "seek an Item" in your_prompt(view(later, 1), PACK)
+
+
+def test_no_persona_is_named_like_a_card() -> None:
+    from domicile_tui.personas import GHOST_PERSONA, INVESTIGATOR_PERSONAS
+
+    def bare(name: str) -> str:
+        return name.lower().removeprefix("the ").strip()
+
+    cards = {bare(card.name) for card in PACK.investigator_cards}
+    for look in (GHOST_PERSONA, *INVESTIGATOR_PERSONAS):
+        assert bare(look.title) not in cards, f"{look.title} is also a card"
+        assert bare(look.bot_name) not in cards, f"{look.bot_name} is also a card"
+
+
+def test_the_investigators_can_count_the_ghosts_refreshes() -> None:
+    normal = deal(PACK, 2, Difficulty.NORMAL, seed=1)
+    assert ghost_refreshes(normal) == "refreshes: 1 this round, 3 left this game"
+    assert ghost_refreshes(apply(normal, Refresh())) == "refreshes: 0 this round, 2 left this game"
+    assert ghost_refreshes(deal(PACK, 2, Difficulty.EASY, seed=1)) == (
+        "refreshes: 1 this round, no limit this game"
+    )
+    assert ghost_refreshes(deal(PACK, 2, Difficulty.VERY_DIFFICULT, seed=1)) == (
+        "no refreshes left"
+    )

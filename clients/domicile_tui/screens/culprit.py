@@ -23,6 +23,7 @@ from domicile_tui.widgets.chat import ChatPanel
 from domicile_tui.widgets.dream import DreamTile
 from domicile_tui.widgets.grouped import GroupedTableau
 from domicile_tui.widgets.header import TableHeader
+from domicile_tui.widgets.investigators import ghost_line
 from domicile_tui.widgets.status_bar import BottomBar
 
 
@@ -59,6 +60,7 @@ def vote_lines(view: View, pack: Pack) -> Content:
     else:
         verdict = Content.styled(f"{NO} not yet unanimous", "$warning")
     lines.append(verdict)
+    lines.append(ghost_line(state))
     return Content("\n").join(lines)
 
 

@@ -28,7 +28,7 @@ from domicile_p2p.rules import (
     Stage,
     View,
 )
-from domicile_tui.describe import awaiting_dreams, your_prompt
+from domicile_tui.describe import awaiting_dreams, refreshes_left, your_prompt
 from domicile_tui.keys import HelpKeys
 from domicile_tui.personas import persona, seat_of_letter
 from domicile_tui.screens.base import TableScreen
@@ -43,16 +43,6 @@ from domicile_tui.widgets.hand import GhostHand
 from domicile_tui.widgets.header import TableHeader
 from domicile_tui.widgets.status_bar import BottomBar
 from domicile_tui.widgets.tableau import Tableau
-
-
-def refreshes_left(state: GameState) -> tuple[int | None, int]:
-    """Refreshes still allowed (``None``: no limit this game) and those left this round."""
-    rules = state.config.rules
-    this_round = max(rules.refreshes_per_round - state.refreshes_this_round, 0)
-    if rules.refreshes_per_game is None:
-        return None, this_round
-    in_game = max(rules.refreshes_per_game - state.refreshes_used, 0)
-    return in_game, min(this_round, in_game)
 
 
 def refresh_line(state: GameState) -> Content:

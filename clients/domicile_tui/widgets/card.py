@@ -24,11 +24,12 @@ MIN_NAME = 10
 
 
 def marker_chips(markers: tuple[Marker, ...], *, compact: bool = False) -> Content:
-    """``A◆ C◇``: each marker's seat letter in its colour, ◆ when locked (``AC`` when compact)."""
+    """``A◆ C◇``: each marker's seat letter in its colour, ◆ when locked (``A◆C◇`` when
+    compact: the sign of a lock is never dropped, only the spaces)."""
     parts: list[Content] = []
     for seat, locked in markers:
         look = persona(seat)
-        glyph = "" if compact else MARKER_LOCKED if locked else MARKER_PLACED
+        glyph = MARKER_LOCKED if locked else MARKER_PLACED
         parts.append(Content.styled(f"{look.letter}{glyph}", f"bold {look.colour}"))
     return Content("" if compact else " ").join(parts)
 

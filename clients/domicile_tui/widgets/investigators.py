@@ -7,8 +7,8 @@ from textual.reactive import reactive
 from textual.widgets import Static
 
 from domicile_p2p.packs import Pack
-from domicile_p2p.rules import CATEGORY_ORDER, GameState, Phase, Stage, View
-from domicile_tui.describe import investigator_status, still_deciding
+from domicile_p2p.rules import CATEGORY_ORDER, GHOST, GameState, Phase, Stage, View
+from domicile_tui.describe import ghost_refreshes, investigator_status, still_deciding
 from domicile_tui.personas import persona
 from domicile_tui.session import LobbyInfo, SeatKind
 from domicile_tui.theme import MARKER_LOCKED, MARKER_PLACED, YES
@@ -27,6 +27,17 @@ def progress(state: GameState, seat: int) -> Content:
         else:
             parts.append(Content.styled(f"{initial}·", "$text-muted"))
     return Content(" ").join(parts)
+
+
+def ghost_line(state: GameState) -> Content:
+    """The Ghost's refreshes left (public, RULES.md: Visibility): one may count on them."""
+    return Content.assemble(
+        persona(GHOST).tag(),
+        " ",
+        ("The Ghost", "bold"),
+        "  ",
+        (ghost_refreshes(state), "$text-muted"),
+    )
 
 
 def seat_kind(lobby: LobbyInfo | None, seat: int) -> SeatKind | None:
@@ -86,4 +97,5 @@ class InvestigatorList(Static):
                 style = "$warning"
             second = Content.styled(f"  {status}", style)
             entries.append(Content("\n").join([first, second]))
+        entries.append(ghost_line(state))
         self.update(Content("\n").join(entries))
