@@ -131,12 +131,14 @@ def refreshes_left(state: GameState) -> tuple[int | None, int]:
 
 
 def ghost_refreshes(state: GameState) -> str:
-    """The Ghost's refreshes left, for the investigators: "2 refreshes left (1 this round)"."""
+    """The Ghost's refreshes left, for the investigators: "3 left, 1 today" (short: it fits
+    the side panel at 80 columns)."""
     in_game, now = refreshes_left(state)
-    if in_game == 0 and now == 0:
-        return "no refreshes left"
-    game = "no limit this game" if in_game is None else f"{in_game} left this game"
-    return f"refreshes: {now} this round, {game}"
+    if in_game is None:
+        return f"{now} left today"
+    if in_game == 0:
+        return "none left"
+    return f"{in_game} left, {now} today"
 
 
 def _ghost_prompt(state: GameState) -> str:

@@ -27,5 +27,5 @@ async def test_the_investigators_see_the_ghosts_refreshes_left() -> None:
     async with app.run_test(size=(120, 36)) as pilot:
         await begin(pilot)
         side = rendered(app.screen.query_one("#investigators", Static))
-        assert f"☾ The Ghost  {ghost_refreshes(view_of(app).state)}" in side
-        assert "left this game" in side
+        assert f"☾ The Ghost's refreshes\n  {ghost_refreshes(view_of(app).state)}" in side
+        assert " left, " in side

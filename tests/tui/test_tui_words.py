@@ -179,11 +179,7 @@ def test_no_persona_is_named_like_a_card() -> None:
 
 def test_the_investigators_can_count_the_ghosts_refreshes() -> None:
     normal = deal(PACK, 2, Difficulty.NORMAL, seed=1)
-    assert ghost_refreshes(normal) == "refreshes: 1 this round, 3 left this game"
-    assert ghost_refreshes(apply(normal, Refresh())) == "refreshes: 0 this round, 2 left this game"
-    assert ghost_refreshes(deal(PACK, 2, Difficulty.EASY, seed=1)) == (
-        "refreshes: 1 this round, no limit this game"
-    )
-    assert ghost_refreshes(deal(PACK, 2, Difficulty.VERY_DIFFICULT, seed=1)) == (
-        "no refreshes left"
-    )
+    assert ghost_refreshes(normal) == "3 left, 1 today"
+    assert ghost_refreshes(apply(normal, Refresh())) == "2 left, 0 today"
+    assert ghost_refreshes(deal(PACK, 2, Difficulty.EASY, seed=1)) == "1 left today"
+    assert ghost_refreshes(deal(PACK, 2, Difficulty.VERY_DIFFICULT, seed=1)) == "none left"

@@ -31,13 +31,8 @@ def progress(state: GameState, seat: int) -> Content:
 
 def ghost_line(state: GameState) -> Content:
     """The Ghost's refreshes left (public, RULES.md: Visibility): one may count on them."""
-    return Content.assemble(
-        persona(GHOST).tag(),
-        " ",
-        ("The Ghost", "bold"),
-        "  ",
-        (ghost_refreshes(state), "$text-muted"),
-    )
+    title = Content.assemble(persona(GHOST).tag(), " ", ("The Ghost's refreshes", "bold"))
+    return Content("\n").join([title, Content.styled(f"  {ghost_refreshes(state)}", "$text-muted")])
 
 
 def seat_kind(lobby: LobbyInfo | None, seat: int) -> SeatKind | None:
