@@ -588,9 +588,9 @@ class DomicileApp(App[None]):
             self._key_time = event.time
         await super().on_event(event)
 
-    def open_card(self, card_id: str) -> None:
-        """Show a card's full text."""
-        self.push_screen(screens.CardScreen(self.pack.card(card_id)))
+    def open_card(self, card_id: str, note: str = "") -> None:
+        """Show a card's full name and text (``note``: why this card, in a few words)."""
+        self.push_screen(screens.CardScreen(self.pack.card(card_id), note=note))
 
     def action_help(self) -> None:
         if not isinstance(self.screen, screens.HelpScreen):

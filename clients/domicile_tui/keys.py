@@ -59,5 +59,5 @@ EVERYWHERE: Final = (
 CARDS: Final = (
     HelpKeys(("up", "down", "left", "right"), "move between cards"),
     HelpKeys(("enter", "space"), "choose the card (or open a dream to read it)"),
-    HelpKeys(("o",), "read a dream of the Ghost's hand in full"),
+    HelpKeys(("i", "o"), "read the card under the cursor in full: its whole name and text"),
 )

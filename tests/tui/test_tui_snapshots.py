@@ -27,6 +27,7 @@ from tui_support import (
 
 from domicile_p2p.rules import Phase, Stage
 from domicile_tui.app import DomicileApp
+from domicile_tui.screens.card import CardScreen
 from domicile_tui.screens.culprit import CulpritScreen
 from domicile_tui.screens.end import EndScreen
 from domicile_tui.screens.lobby import LobbyScreen
@@ -53,6 +54,15 @@ async def at_the_investigators_table(pilot: Pilot[Any]) -> None:
     await begin(pilot)
     await pilot.press("down", "enter")
     await wait_until(pilot, lambda: view_of(app).state.investigator(1).marker is not None)
+    await settle(pilot)
+
+
+async def reading_a_card(pilot: Pilot[Any]) -> None:
+    """The card under the cursor, in full (I), over the table."""
+    app = pilot.app
+    await at_the_investigators_table(pilot)
+    await pilot.press("i")
+    await wait_until(pilot, lambda: isinstance(app.screen, CardScreen))
     await settle(pilot)
 
 
@@ -128,6 +138,7 @@ SCENES: dict[str, Scene] = {
     "start": (lambda: make_app(open_at_once=False), at_the_front_door),
     "lobby": (lambda: make_app(plain_bots=True), in_the_lobby),
     "investigator": (lambda: make_app(plain_bots=True), at_the_investigators_table),
+    "card": (lambda: make_app(plain_bots=True), reading_a_card),
     "ghost": (lambda: make_app(Role.GHOST, plain_bots=True), behind_the_ghosts_screen),
     "seance": (lambda: make_app(plain_bots=True), at_the_seance),
     "stage_two": (lambda: clairvoyant_app(plain_ghost=True), into_stage_two),

@@ -27,13 +27,16 @@ class CardScreen(PopUp[None]):
         Binding("escape,enter,space,q", "close", "Close"),
     ]
 
-    def __init__(self, card: InvestigatorCard | DreamCard) -> None:
+    def __init__(self, card: InvestigatorCard | DreamCard, *, note: str = "") -> None:
         super().__init__()
         self.card = card
+        self.note = note
 
     def compose(self) -> ComposeResult:
         card = self.card
         with Vertical(classes="dialog card-dialog"):
+            if self.note:
+                yield Static(Content.styled(self.note, "$text-muted"), classes="card-kind")
             if isinstance(card, DreamCard):
                 yield Static(Content.styled("☁  A dream", "bold $secondary"), classes="card-kind")
                 yield Static(Content.styled(card.text, "italic"), classes="card-text")

@@ -17,7 +17,7 @@ from domicile_p2p.rules import View
 from domicile_tui.describe import your_prompt
 from domicile_tui.keys import HelpKeys
 from domicile_tui.personas import persona
-from domicile_tui.screens.seeker import SeekerScreen, card_detail
+from domicile_tui.screens.seeker import INSPECT, SeekerScreen, card_detail
 from domicile_tui.theme import MARKER_LOCKED, MARKER_PLACED, NO, YES
 from domicile_tui.widgets.chat import ChatPanel
 from domicile_tui.widgets.dream import DreamTile
@@ -68,6 +68,7 @@ class CulpritScreen(SeekerScreen):
     HELP_TITLE = "Stage Two: naming the culprit"
     HELP_KEYS: ClassVar[tuple[HelpKeys, ...]] = (
         HelpKeys(("enter", "space"), "accuse the Character under the cursor"),
+        HelpKeys(("i", "o"), "read the card under the cursor in full"),
         HelpKeys(("l",), "lock or unlock your accusation"),
         HelpKeys(("t",), "talk to the table"),
         HelpKeys(("c",), "back to the suspects"),
@@ -77,6 +78,7 @@ class CulpritScreen(SeekerScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "noop", "Accuse", key_display="⏎"),
         Binding("l", "lock", "Lock / unlock", priority=True),
+        INSPECT,
         Binding("t", "talk", "Talk", priority=True),
         Binding("c", "cards", "Suspects", priority=True),
         Binding("d", "dreams", "Dreams", priority=True),

@@ -33,6 +33,7 @@ from domicile_tui.keys import HelpKeys
 from domicile_tui.personas import persona, seat_of_letter
 from domicile_tui.screens.base import TableScreen
 from domicile_tui.screens.confirm import ConfirmScreen
+from domicile_tui.screens.seeker import INSPECT
 from domicile_tui.session import LobbyInfo
 from domicile_tui.theme import TABLE_STYLES
 from domicile_tui.widgets.card import CardTile
@@ -85,7 +86,7 @@ class GhostScreen(TableScreen):
     HELP_KEYS: ClassVar[tuple[HelpKeys, ...]] = (
         HelpKeys(tuple(str(n) for n in range(1, 8)), "pick or unpick dream card N of your hand"),
         HelpKeys(("enter", "space"), "pick or unpick the dream under the cursor"),
-        HelpKeys(("o",), "read the dream under the cursor in full"),
+        HelpKeys(("i", "o"), "read the card under the cursor in full (on a column: its target)"),
         HelpKeys(tuple("abcdef"), "choose which investigator to serve"),
         HelpKeys(("g",), "give the picked dreams (Stage Two: three, to the group)"),
         HelpKeys(("r",), "refresh: discard the whole hand and draw seven"),
@@ -109,6 +110,7 @@ class GhostScreen(TableScreen):
             )
             for letter in "abcdef"
         ),
+        INSPECT,
         Binding("g", "give", "Give", priority=True),
         Binding("r", "refresh", "Refresh hand", priority=True),
         Binding("x", "clear", "Clear picks", priority=True),
@@ -195,18 +197,52 @@ class GhostScreen(TableScreen):
             detail.update("")
             return
         card = self.table.pack.investigator_card(view.ghost.column(seat).card(seeking))
+        # The card's name first: on a narrow screen the line is cut at its end (I reads it all).
         detail.update(
             Content.assemble(
-                ("Dreams for ", "$text-muted"),
+                ("→ ", "$text-muted"),
+                (card.name, "bold $primary"),
+                (f" ({seeking.label}) for ", "$text-muted"),
                 persona(seat).tag(),
                 " ",
                 (state.config.name(seat), "bold"),
-                (f" → {seeking.label}: ", "$text-muted"),
-                (card.name, "bold $primary"),
                 "  ",
                 (card.description, "italic"),
             )
         )
+
+    def target(self, seat: int | None) -> tuple[str, str] | None:
+        """The card ``seat``'s dreams must point to now, and who seeks it (Stage Two: the
+        culprit, for the whole group)."""
+        view = self.view
+        if view is None or view.ghost is None:
+            return None
+        state = view.state
+        if state.stage is Stage.CULPRIT:
+            return view.ghost.column(view.ghost.culprit).character, "The culprit"
+        if seat is None:
+            return None
+        seeking = state.investigator(seat).seeking
+        if seeking is None:
+            return None
+        note = f"What {persona(seat).letter} {state.config.name(seat)} seeks"
+        return view.ghost.column(seat).card(seeking), note
+
+    def action_inspect(self) -> None:
+        """The card under the cursor in full; on a secret column, the card it seeks now."""
+        focused = self.focused
+        if isinstance(focused, CardTile):
+            self.table.open_card(focused.card.id)
+        elif isinstance(focused, DreamTile):
+            self.table.open_card(focused.dream.id)
+        else:
+            seat = focused.seat if isinstance(focused, ColumnRow) else self.recipient
+            target = self.target(seat)
+            if target is None:
+                self.notify("Nobody seeks a card now.")
+                return
+            card, note = target
+            self.table.open_card(card, note)
 
     def _ensure_focus(self) -> None:
         if self.focused is None:

@@ -14,7 +14,7 @@ from textual.widgets import Static
 from domicile_p2p.rules import View
 from domicile_tui.describe import your_prompt
 from domicile_tui.keys import HelpKeys
-from domicile_tui.screens.seeker import SeekerScreen, card_detail
+from domicile_tui.screens.seeker import INSPECT, SeekerScreen, card_detail
 from domicile_tui.widgets.chat import ChatPanel
 from domicile_tui.widgets.dream import DreamTile
 from domicile_tui.widgets.dreams import DreamShelf
@@ -29,6 +29,7 @@ class InvestigatorScreen(SeekerScreen):
     HELP_KEYS: ClassVar[tuple[HelpKeys, ...]] = (
         HelpKeys(("up", "down", "left", "right"), "move between the cards"),
         HelpKeys(("enter", "space"), "place your marker on the card (or read a dream)"),
+        HelpKeys(("i", "o"), "read the card under the cursor in full"),
         HelpKeys(("l",), "lock your marker when you are sure; again to unlock"),
         HelpKeys(("t",), "talk to the table"),
         HelpKeys(("c",), "back to the tableau"),
@@ -38,6 +39,7 @@ class InvestigatorScreen(SeekerScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "noop", "Place marker", key_display="⏎", show=True),
         Binding("l", "lock", "Lock / unlock", priority=True),
+        INSPECT,
         Binding("t", "talk", "Talk", priority=True),
         Binding("c", "cards", "Tableau", priority=True),
         Binding("d", "dreams", "Dreams", priority=True),

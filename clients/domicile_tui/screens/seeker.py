@@ -7,6 +7,7 @@ what is on the table; the player's hands do the same things on both.
 from __future__ import annotations
 
 from textual import on
+from textual.binding import Binding
 from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Input, Static
@@ -36,8 +37,11 @@ def card_detail(card: InvestigatorCard | DreamCard | None) -> Content:
     )
 
 
-LETTER_ACTIONS = frozenset({"lock", "talk", "cards", "dreams"})
-"""The actions of the investigators' letter keys (L, T, C, D)."""
+LETTER_ACTIONS = frozenset({"lock", "talk", "cards", "dreams", "inspect"})
+"""The actions of the investigators' letter keys (L, T, C, D, I and O)."""
+
+INSPECT = Binding("i,o", "inspect", "Read card", priority=True)
+"""I (or O): the card under the cursor in full, on every screen that shows cards."""
 
 
 class SeekerScreen(TableScreen):
@@ -110,6 +114,15 @@ class SeekerScreen(TableScreen):
             self.set_focus(tiles[0])
         else:
             self.notify("No dreams on the table yet.")
+
+    def action_inspect(self) -> None:
+        focused = self.focused
+        if isinstance(focused, CardTile):
+            self.table.open_card(focused.card.id)
+        elif isinstance(focused, DreamTile):
+            self.table.open_card(focused.dream.id)
+        else:
+            self.notify("Move to a card first (C: the cards, D: the dreams).")
 
     def action_noop(self) -> None:
         """Enter is handled by the focused card; the binding shows it in the footer."""
