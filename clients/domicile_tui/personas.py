@@ -34,7 +34,7 @@ class Persona:
 GHOST_PERSONA: Final = Persona("☾", "the Ghost", "The Ghost", "#9fc7c0")
 
 INVESTIGATOR_PERSONAS: Final[tuple[Persona, ...]] = (
-    Persona("A", "the Psychic", "Orla Vance", "#d9736b"),
+    Persona("A", "the Oracle", "Orla Vance", "#d9736b"),
     Persona("B", "the Wayfarer", "Idris Hale", "#6fb8ad"),
     Persona("C", "the Seer", "Mina Sorel", "#dcb75e"),
     Persona("D", "the Detective", "Arthur Penrose", "#a993d6"),
