@@ -117,8 +117,9 @@ class StartScreen(TableScreen):
     def on_mount(self) -> None:
         if self.table.lan:
             self._show_found()
-            self.look_for_tables()
-            self.offer_resume()
+            # Once the screen is painted: mDNS and the host's store need not hold it up.
+            self.call_after_refresh(self.look_for_tables)
+            self.call_after_refresh(self.offer_resume)
 
     @work(exclusive=True, group="resume", exit_on_error=False)
     async def offer_resume(self) -> None:
