@@ -127,5 +127,8 @@ def test_a_burst_of_arrow_keys_moves_the_cursor_once_per_key(terminal: Terminal)
 
     # T and the words typed right after it: every letter goes into the chat line, none is
     # taken as a key of the table (L would lock the marker, D show the dreams).
-    terminal.keys("t", "l", "o", "l", "d", "Enter")
+    # and Enter says what was typed before it, not the letter typed right after it.
+    terminal.keys("t", "l", "o", "l", "d", "Enter", "z")
     terminal.wait_for(text("A Ada  lold"), "the chat line said")
+    settled_card(terminal)
+    assert not any("loldz" in line for line in terminal.screen())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from textual import events
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
@@ -19,6 +20,24 @@ def chat_entry(line: ChatLine) -> Content:
     return Content.assemble(
         look.tag(), " ", (line.name, f"bold {look.colour}"), ("  ", ""), line.text
     )
+
+
+class SpeakingLine(Input):
+    """The line to speak in.  Enter says what was typed before it, and only that.
+
+    Input's Enter is a binding, which runs once the key has bubbled up to the app: the
+    letters typed right after it were in the line by then, and were said with it.  Here
+    Enter is taken in the line's own turn, between the keys before it and those after.
+    """
+
+    async def _on_key(self, event: events.Key) -> None:
+        if event.key != "enter":
+            await super()._on_key(event)
+            return
+        event.stop()
+        event.prevent_default()
+        said, self.value = self.value, ""
+        self.post_message(self.Submitted(self, said))
 
 
 class ChatScroll(VerticalScroll, can_focus=False):
@@ -43,7 +62,7 @@ class ChatPanel(Vertical):
         with ChatScroll(id="chat-scroll"):
             yield Static(id="chat-log")
         if self.can_speak:
-            yield Input(
+            yield SpeakingLine(
                 placeholder="Say something to the table…  (T)",
                 max_length=MAX_CHAT_LENGTH,
                 id="chat-input",
@@ -71,7 +90,6 @@ class ChatPanel(Vertical):
         text = event.value.strip()
         if text:
             self.post_message(self.Said(text))
-        event.input.clear()
 
     def focus_input(self) -> bool:
         if not self.can_speak:
