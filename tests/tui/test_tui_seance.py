@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from test_tui_flows import play_stage_one_knowing_the_answers
 from textual.widgets import Static
 from tui_support import (
     begin,
@@ -14,7 +15,7 @@ from tui_support import (
     wait_until,
 )
 
-from domicile_p2p.rules import Lock, Phase, Place, Stage
+from domicile_p2p.rules import Lock, Phase, Place
 from domicile_tui.screens.culprit import CulpritScreen
 from domicile_tui.screens.end import EndScreen
 from domicile_tui.screens.investigator import InvestigatorScreen
@@ -68,19 +69,7 @@ async def test_the_culprits_seance_keeps_its_secret_until_it_is_told() -> None:
     app = clairvoyant_app(seance_step=SLOW)
     async with app.run_test(size=WIDE) as pilot:
         await begin(pilot)
-        for _ in range(400):
-            if isinstance(app.screen, SeanceScreen):
-                await pilot.press("enter", "enter")
-                await pilot.pause()
-                continue
-            state = view_of(app).state
-            if state.stage is Stage.CULPRIT:
-                break
-            me = state.investigator(1)
-            if me.served and not me.done and not me.locked and me.seeking is not None:
-                target = secrets_of(app).column(1).card(me.seeking)
-                app.act(Place(1, target) if me.marker != target else Lock(1))
-            await pilot.pause(0.01)
+        await play_stage_one_knowing_the_answers(pilot, app)
         await wait_until(pilot, lambda: isinstance(app.screen, CulpritScreen), what="Stage Two")
         await wait_until(pilot, lambda: len(view_of(app).state.group_dreams) == 3)
         truth = secrets_of(app)

@@ -33,7 +33,7 @@ from domicile_tui.keys import HelpKeys
 from domicile_tui.personas import persona, seat_of_letter
 from domicile_tui.screens.base import TableScreen
 from domicile_tui.screens.confirm import ConfirmScreen
-from domicile_tui.screens.seeker import INSPECT
+from domicile_tui.screens.seeker import INSPECT, card_under
 from domicile_tui.session import LobbyInfo
 from domicile_tui.theme import TABLE_STYLES
 from domicile_tui.widgets.card import CardTile
@@ -231,10 +231,9 @@ class GhostScreen(TableScreen):
     def action_inspect(self) -> None:
         """The card under the cursor in full; on a secret column, the card it seeks now."""
         focused = self.focused
-        if isinstance(focused, CardTile):
-            self.table.open_card(focused.card.id)
-        elif isinstance(focused, DreamTile):
-            self.table.open_card(focused.dream.id)
+        card = card_under(focused)
+        if card is not None:
+            self.table.open_card(card)
         else:
             seat = focused.seat if isinstance(focused, ColumnRow) else self.recipient
             target = self.target(seat)

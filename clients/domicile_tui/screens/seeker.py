@@ -44,6 +44,15 @@ INSPECT = Binding("i,o", "inspect", "Read card", priority=True)
 """I (or O): the card under the cursor in full, on every screen that shows cards."""
 
 
+def card_under(focused: Widget | None) -> str | None:
+    """The id of the card (investigator card or dream) that has the focus, if a card has it."""
+    if isinstance(focused, CardTile):
+        return focused.card.id
+    if isinstance(focused, DreamTile):
+        return focused.dream.id
+    return None
+
+
 class SeekerScreen(TableScreen):
     """An investigator's screen; subclasses say where the cards and the dreams are."""
 
@@ -116,11 +125,9 @@ class SeekerScreen(TableScreen):
             self.notify("No dreams on the table yet.")
 
     def action_inspect(self) -> None:
-        focused = self.focused
-        if isinstance(focused, CardTile):
-            self.table.open_card(focused.card.id)
-        elif isinstance(focused, DreamTile):
-            self.table.open_card(focused.dream.id)
+        card = card_under(self.focused)
+        if card is not None:
+            self.table.open_card(card)
         else:
             self.notify("Move to a card first (C: the cards, D: the dreams).")
 
