@@ -114,7 +114,8 @@ async def test_the_end_keeps_the_transcript_and_asks_before_leaving_it_unexporte
         kept = app.kept
         assert kept is not None and kept.parent == DATA_DIR / KEPT_GAMES and kept.is_file()
         await settle(pilot)
-        assert str(kept) in rendered(app.screen.query_one("#end-head", Static)).replace("\n", "")
+        said = rendered(app.screen.query_one("#end-head", Static)).replace("\n", " ")
+        assert f"kept in the data dir, {kept.relative_to(DATA_DIR)}" in said
 
         await pilot.press("escape")
         await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen))

@@ -166,7 +166,7 @@ class EndScreen(TableScreen):
         reveal = reveal_of(view, self.verification)
         self.query_one("#truth", Static).update(truth_lines(view, reveal, self.table.pack))
         head = head_lines(self.verification)
-        kept = self.table.kept
+        kept = self.kept_where()
         if kept is not None:
             head += Content.styled(f"\nThe transcript is kept in {kept}", "$text-muted")
         self.query_one("#end-head", Static).update(head)
@@ -194,6 +194,15 @@ class EndScreen(TableScreen):
     def on_mount(self) -> None:
         self.watch(self.app, "kept", lambda _: self._show())
 
+    def kept_where(self) -> str | None:
+        """Where the table kept the transcript: within the data dir, said as such."""
+        kept, door = self.table.kept, self.table.door
+        if kept is None:
+            return None
+        if door is not None and kept.is_relative_to(door.home):
+            return f"the data dir, {kept.relative_to(door.home)}"
+        return str(kept)
+
     def action_leave(self) -> None:
         self._unless_unexported("Leave the table", self.table.leave_table)
 
@@ -205,7 +214,7 @@ class EndScreen(TableScreen):
         if self.table.exported is not None:
             then()
             return
-        kept = self.table.kept
+        kept = self.kept_where()
         fate = f"A copy is kept in {kept}." if kept else "It will be lost."
         question = f"{doing} without exporting the transcript (E)? {fate}"
 
