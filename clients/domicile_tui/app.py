@@ -61,11 +61,11 @@ if TYPE_CHECKING:
     from domicile_tui.ticket import JoinTicket
 
 CLOSE_TIMEOUT = 3.0
+"""Seconds to leave the table cleanly when quitting."""
 HOLD_AFTER_CLOSE = 0.5
 """Seconds after the key that closed a dialog in which the dialog's own keys still are its
 own: a second press meant for it is not taken by the screen behind (``screens.popup``).
 Counted from when the keys came in, not from when the app got to them."""
-"""Seconds to leave the table cleanly when quitting."""
 
 NOT_AT_A_TABLE = Status("Not at a table", connected=False)
 OPENING = Status("Opening the table…", connected=False)
@@ -178,6 +178,7 @@ class DomicileApp(App[None]):
         self.opening: str | None = None
         """The name of the table being opened while the door to it still opens."""
         self.front: FrontPage = StartPage()
+        """The front door's page the player went to (shown while at no table)."""
         self._untold: deque[SeanceScreen] = deque()
         """Séances still to tell, oldest first (the first one may be on screen now)."""
         self._telling: SeanceScreen | None = None
@@ -186,7 +187,6 @@ class DomicileApp(App[None]):
         """When the key being handled came in (Textual's clock)."""
         self.exported: Path | None = None
         """Where this game's transcript was exported (``None``: not yet)."""
-        """The front door's page the player went to (shown while at no table)."""
         self._launch = (open_at_once, offline)
         self._first_frame_seen = False
         self._resuming = resuming
