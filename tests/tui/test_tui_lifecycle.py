@@ -74,8 +74,14 @@ async def test_a_dead_address_says_so_at_once_and_once(tmp_path: Path) -> None:
         code = parse_code("4-raven-lantern")
         app.join(JoinTicket(code, Address(LOOPBACK, port)), "Ada", None)
         await long_wait(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby-to-be")
-        status = rendered(app.screen.query_one(StatusBar))
-        assert f"Connecting to {LOOPBACK}:{port}…" in status
+        # The status bar takes its line a moment after the screen appears (bound on mount).
+        await long_wait(
+            pilot,
+            lambda: (
+                f"Connecting to {LOOPBACK}:{port}…" in rendered(app.screen.query_one(StatusBar))
+            ),
+            "the status line",
+        )
         hint = rendered(app.screen.query_one("#lobby-hint", Static))
         assert hint == "Waiting for the host to answer…"
         await long_wait(pilot, lambda: bool(shown), "the failure")
