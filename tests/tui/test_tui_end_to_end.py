@@ -68,6 +68,11 @@ async def play_a_whole_game(pilot: Pilot[Any], app: DomicileApp) -> int:
             await pilot.press("enter")
         elif isinstance(action, Lock | Unlock):
             await pilot.press("l")
+        elif isinstance(action, Chat):  # the bot's line of table talk, typed and said
+            said = len(app.chat)
+            await pilot.press("t", *action.text, "enter", "escape")
+            await wait_until(pilot, lambda n=said: len(app.chat) > n, what=f"{action} said")
+            continue
         moves += 1
         await wait_until(pilot, lambda v=view: app.view is not v, what=f"an answer to {action}")
     raise AssertionError("the game did not end")

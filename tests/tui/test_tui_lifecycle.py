@@ -359,7 +359,11 @@ async def test_domicile_play_offers_the_unfinished_table_instead_of_putting_it_a
     second = DomicileApp(laptop(tmp_path, 0), defaults=settings(), open_at_once=True)
     async with second.run_test(size=WIDE) as pilot:
         shown = record_notifications(second)
-        await long_wait(pilot, lambda: isinstance(second.screen, StartScreen), "the front door")
+        await long_wait(
+            pilot,
+            lambda: isinstance(second.screen, StartScreen) and bool(second.screen.query("#menu")),
+            "the front door",
+        )
         menu = second.screen.query_one("#menu", OptionList)
         await long_wait(pilot, lambda: menu.get_option_at_index(0).id == "resume", "Resume")
         assert code is not None and code in str(menu.get_option_at_index(0).prompt)
