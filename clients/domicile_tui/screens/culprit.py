@@ -132,7 +132,8 @@ class CulpritScreen(SeekerScreen):
         await grid.mount_all(DreamTile(self.table.pack.dream(card)) for card in dreams)
 
     def focus_cards(self) -> None:
-        self.query_one(GroupedTableau).focus_first()
+        for suspects in self.query(GroupedTableau).results(GroupedTableau):
+            suspects.focus_first()
 
     def dream_tiles(self) -> list[DreamTile]:
         return list(self.query("#group-dreams DreamTile").results(DreamTile))

@@ -73,7 +73,9 @@ class InvestigatorScreen(SeekerScreen):
         self.call_after_refresh(self.ensure_focus)
 
     def focus_cards(self) -> None:
-        self.query_one(Tableau).focus_first_sought()
+        # Asked after a refresh too: the screen may be gone by then (Stage Two replaced it).
+        for tableau in self.query(Tableau).results(Tableau):
+            tableau.focus_first_sought()
 
     def dream_tiles(self) -> list[DreamTile]:
         return list(self.query_one(DreamShelf).query(DreamTile).results(DreamTile))
