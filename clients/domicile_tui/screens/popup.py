@@ -30,6 +30,10 @@ class PopUp(ModalScreen[ResultT]):
         bound = {binding.key for binding in Binding.make_bindings(self.BINDINGS)}
         return frozenset(bound) | BUTTON_KEYS
 
+    def on_mount(self) -> None:
+        # A new dialog: the keys held for the one before are this one's to take.
+        cast("DomicileApp", self.app).hold_keys(frozenset())
+
     def close(self, result: ResultT) -> None:
         cast("DomicileApp", self.app).hold_keys(self.closing_keys())
         self.dismiss(result)
