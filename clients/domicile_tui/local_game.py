@@ -27,6 +27,7 @@ from domicile_p2p.packs import Pack
 from domicile_p2p.rules import (
     GHOST,
     Action,
+    Chat,
     Difficulty,
     Phase,
     RuleError,
@@ -123,6 +124,11 @@ class LocalGame:
             )
             for seat in bot_seats
         }
+        # A bot says its line of table talk once, when first asked before it locks (a chat
+        # changes no state, so it cannot see whether the line went out): a line it gave is
+        # kept until it is played, or asking again (as the table does before each move)
+        # would lose it.
+        self._talk: dict[int, Chat] = {}
 
     # --- the protocol around the game ------------------------------------------------
 
@@ -153,6 +159,8 @@ class LocalGame:
 
     def play(self, seat: int, action: Action) -> list[Played]:
         """Sign ``action`` for ``seat`` and submit it; :class:`Refused` when it cannot be played."""
+        if self._talk.get(seat) is action:
+            del self._talk[seat]
         agent = self.agents[seat]
         try:
             signed = agent.act(action)
@@ -170,7 +178,9 @@ class LocalGame:
             return []
         wanted: list[tuple[int, Action]] = []
         for seat, policy in self.policies.items():
-            action = policy.act(self.view(seat))
+            action = self._talk.get(seat) or policy.act(self.view(seat))
+            if isinstance(action, Chat):
+                self._talk[seat] = action
             if action is not None:
                 wanted.append((seat, action))
         return wanted
