@@ -139,16 +139,37 @@ class DirectOutbox:
             self._stuck(reason)
 
 
-class WatchedConnection(ServerConnection):
-    """A server connection that calls ``after_read`` after each read it processes (its
-    outbox's :meth:`DirectOutbox.check`: the replies websockets writes by itself count)."""
+READ_SLICE: Final = 16 * 1024
+"""Bytes of one read that websockets parses before the outbox is checked again."""
 
-    after_read: Callable[[], object] | None = None
+
+class WatchedConnection(ServerConnection):
+    """A server connection that calls ``after_read`` after each slice of a read it
+    processes (its outbox's :meth:`DirectOutbox.check`: the replies websockets writes by
+    itself count).
+
+    One read can carry far more than a slice when the host is busy (TLS hands over
+    everything it decrypted at once): hundreds of pings whose pongs websockets would all
+    write before a single check.  Parsing a read a slice at a time, and stopping once
+    ``after_read`` says the connection is over its bound, keeps what a client that pings
+    without reading can make the host buffer within ``READ_SLICE`` bytes of the bound,
+    however loaded the host is.
+    """
+
+    after_read: Callable[[], bool] | None = None
 
     def data_received(self, data: bytes) -> None:
-        super().data_received(data)
-        if self.after_read is not None:
-            self.after_read()
+        after_read = self.after_read
+        if after_read is None or len(data) <= READ_SLICE:
+            super().data_received(data)
+            if after_read is not None:
+                after_read()
+            return
+        view = memoryview(data)
+        for start in range(0, len(data), READ_SLICE):
+            super().data_received(bytes(view[start : start + READ_SLICE]))
+            if not after_read():
+                return
 
 
 def bound_socket(transport: asyncio.BaseTransport, size: int) -> None:
