@@ -47,6 +47,7 @@ from domicile_p2p.transcript.files import write_transcript
 from domicile_p2p.transcript.packref import PackIdentity, card_lists
 from domicile_p2p.transcript.selfplay import InProcessTable
 from domicile_p2p.transcript.verify import VerifyReport, verify
+from domicile_tui.recap import recap_of_events
 from domicile_tui.session import Check, Reveal, Verification
 
 PolicyFactory = Callable[[int, Pack, int], Policy]
@@ -231,6 +232,7 @@ def verification_of(report: VerifyReport) -> Verification:
     if final is not None and final.secrets is not None:
         reveal = Reveal(final.secrets.columns, final.secrets.culprit)
     head = replica.head if replica is not None and replica.events else None
+    recap = recap_of_events(replica.events) if replica is not None else None
     return Verification(
-        tuple(checks), report.valid, reveal=reveal, summary=report.summary, head=head
+        tuple(checks), report.valid, reveal=reveal, summary=report.summary, head=head, recap=recap
     )

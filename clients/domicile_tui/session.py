@@ -38,6 +38,7 @@ from domicile_p2p.rules import MAX_NAME_LENGTH as MAX_NAME_LENGTH  # the screens
 
 if TYPE_CHECKING:
     from domicile_p2p.net.wire import Starts  # the network stack, only where tables are
+    from domicile_tui.recap import Recap
 
 
 class SettingsError(ValueError):
@@ -231,6 +232,8 @@ class Verification:
     summary: str = ""
     head: str | None = None
     """The final chain head (hex): every player's client should show the same one."""
+    recap: Recap | None = None
+    """The game day by day, told from the verified transcript (``recap.py``)."""
 
     @property
     def ok(self) -> bool:
