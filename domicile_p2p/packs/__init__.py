@@ -60,8 +60,9 @@ vocabulary does.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from domicile_p2p.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from domicile_p2p.packs.loader import (
@@ -103,19 +104,7 @@ _EXPORTS: dict[str, str] = {
     **dict.fromkeys(("CATEGORY_FILES", "DREAM_FILE", "PACK_FILE"), "record"),
 }
 
-
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value  # asked once
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_EXPORTS})
-
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
 
 __all__ = [
     "CATEGORIES",

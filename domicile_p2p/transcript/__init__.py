@@ -19,8 +19,9 @@ Layers, from the inside out:
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from domicile_p2p.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from domicile_p2p.transcript.agents import GhostAgent, InvestigatorAgent, SeatAgent
@@ -67,19 +68,7 @@ _EXPORTS: dict[str, str] = {
     **dict.fromkeys(("Table", "make_genesis"), "table"),
 }
 
-
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value  # asked once
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_EXPORTS})
-
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
 
 __all__ = [
     "PROTOCOL_VERSION",

@@ -1,0 +1,38 @@
+"""A package's lazy exports: each name from its module when first asked, a typo an error."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+import domicile_p2p.packs as packs
+import domicile_p2p.transcript as transcript
+
+
+@pytest.mark.parametrize("package", [packs, transcript])
+def test_every_listed_name_resolves_and_is_listed_by_dir(package: object) -> None:
+    names = package.__all__  # type: ignore[attr-defined]
+    for name in names:
+        assert getattr(package, name) is not None
+    assert set(names) <= set(dir(package))
+
+
+def test_an_unknown_name_is_an_attribute_error_naming_the_package() -> None:
+    with pytest.raises(AttributeError, match=r"'domicile_p2p\.transcript' has no attribute 'Nope'"):
+        transcript.Nope  # type: ignore[attr-defined]  # noqa: B018
+
+
+def test_asking_for_one_layer_does_not_import_the_others() -> None:
+    probe = (
+        "import sys, domicile_p2p.transcript as t, domicile_p2p.packs as p\n"
+        "t.Event; p.PACK_FILE\n"
+        "heavy = ('domicile_p2p.transcript.agents', 'domicile_p2p.transcript.table',"
+        " 'domicile_p2p.packs.loader')\n"
+        "print(sorted(m for m in heavy if m in sys.modules))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert result.stdout.strip() == "[]"
