@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
@@ -31,6 +32,7 @@ from domicile_p2p.rules import GHOST, Action, CulpritSeance, Phase, Seance, Stag
 from domicile_tui import screens
 from domicile_tui.keys import CARDS, EVERYWHERE
 from domicile_tui.pages import FrontPage, JoinPage, SetupPage, StartPage
+from domicile_tui.sandglass import Glass, follow
 from domicile_tui.session import (
     ActionRefused,
     ChatLine,
@@ -139,6 +141,9 @@ class DomicileApp(App[None]):
     verification: reactive[Verification | None] = reactive(None)
     kept: reactive[Path | None] = reactive(None)
     """Where the table keeps this game's transcript by itself, when it does."""
+    glass: reactive[Glass | None] = reactive(None)
+    """The sand-glass of the investigation under way, at a table that has one (it runs on
+    the table's time, ``view``, not on ``shown``'s)."""
 
     def __init__(
         self,
@@ -150,6 +155,7 @@ class DomicileApp(App[None]):
         offline: bool = False,
         lan: bool | None = None,
         seance_step: float = 0.9,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         """With ``open_at_once`` a table with ``defaults`` opens at once (``offline`` or hosted
         here); otherwise the start screen shows, and ``defaults`` fill the set-up form.
@@ -159,7 +165,8 @@ class DomicileApp(App[None]):
         first screen at once and opens the door in a thread right after (a failure there
         ends the app, and :attr:`door_failure` says why).  ``lan`` says whether this
         session uses the network; a door says so itself.  ``seance_step`` is the pause
-        between the séance's beats (0 shows the outcome at once).
+        between the séance's beats (0 shows the outcome at once).  ``clock`` is what the
+        sand-glass drains by (seconds; tests freeze it).
         """
         super().__init__()
         self.door: TableDoor | None = None
@@ -174,6 +181,7 @@ class DomicileApp(App[None]):
             self.lan = door.lan
         self.defaults = defaults
         self.seance_step = seance_step
+        self.clock = clock
         self.session: TableSession | None = None
         self.opening: str | None = None
         """The name of the table being opened while the door to it still opens."""
@@ -345,6 +353,7 @@ class DomicileApp(App[None]):
         self.lobby = None
         self._untold.clear()
         self.view = None
+        self.glass = None
         self.exported = self.kept = None
         self.chat = ()
         self.verification = None
@@ -379,6 +388,7 @@ class DomicileApp(App[None]):
                         screens.SeanceScreen(before, view, action, step=self.seance_step)
                     )
                 self.view = view
+                self.glass = follow(self.glass, view, action, self.clock())
                 self.route()
             case ChatPosted(line):
                 self.chat = (*self.chat, line)
@@ -397,6 +407,7 @@ class DomicileApp(App[None]):
                 self.lobby = None
                 self._untold.clear()
                 self.view = None
+                self.glass = None
                 self.status = NOT_AT_A_TABLE
                 if failed:
                     self.notify(reason, title="No table", severity="error")

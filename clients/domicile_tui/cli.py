@@ -99,8 +99,6 @@ def default_player_name() -> str:
 
 def settings_from(args: argparse.Namespace) -> TableSettings:
     name = args.name if args.name is not None else default_player_name()
-    if args.offline and args.timer is not None:
-        raise CommandError("--timer needs a hosted table: an --offline table has no sand-glass")
     try:
         player = clean_name(name, "player name")
         table = args.table_name if args.table_name is not None else f"{player}'s table"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -64,6 +65,8 @@ class TableDoor:
     advertise: bool = True
     lan: bool = True
     policy_factory: PolicyFactory = make_policy
+    glass_sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
+    """How an offline table waits for its sand-glass to run out (tests run it out at will)."""
 
     @property
     def home(self) -> Path:
@@ -89,6 +92,7 @@ class TableDoor:
             identity=partial(TableDoor.identity, self),
             policy_factory=self.policy_factory,
             keep_in=self.home / KEPT_GAMES,
+            sleep=self.glass_sleep,
         )
 
     def host(

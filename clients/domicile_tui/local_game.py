@@ -80,7 +80,10 @@ class LocalGame:
         bot_seats: tuple[int, ...],
         policy_factory: PolicyFactory,
         seeds: SelfplaySeeds | None = None,
+        timer: int | None = None,
     ) -> None:
+        """``timer``: seconds of each investigation's sand-glass (``None``: no time limit); the
+        genesis records it, and whoever keeps the clock calls :meth:`time_up`."""
         self.pack = pack
         self.player_seat = player_seat
         investigators = len(names) - 1
@@ -105,6 +108,7 @@ class LocalGame:
             pack_id=pack.id,
             pack_hash=pack.content_hash,
             cards=card_lists(pack),
+            timer=timer,
         )
         self.local = InProcessTable(
             host=host,
@@ -205,6 +209,24 @@ class LocalGame:
         recent = self.replica.ledger.moves[-len(events) :] if events else ()
         moves = dict(recent)
         return [Played(event, moves.get(event.seq)) for event in events]
+
+    @property
+    def investigation(self) -> tuple[int, int] | None:
+        """The (day, stage) of the investigation under way, at a table with a sand-glass."""
+        state = self.replica.state
+        if (
+            state is None
+            or self.over
+            or state.config.timer is None
+            or state.phase is not Phase.INVESTIGATION
+        ):
+            return None
+        return state.day, int(state.stage)
+
+    def time_up(self) -> list[Played]:
+        """The sand-glass ran out: the host's signed time-up (placed markers lock where they
+        stand, a seat without one made no guess)."""
+        return self._played([self.local.time_up()])
 
     # --- the end ----------------------------------------------------------------------
 

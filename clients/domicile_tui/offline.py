@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Final
 
@@ -66,9 +66,11 @@ class OfflineTable:
         identity: Callable[[], Identity] | None = None,
         policy_factory: PolicyFactory = make_policy,
         keep_in: Path | None = None,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         """``keep_in``: the directory to keep each finished game's transcript in (``None``:
-        nowhere, the player exports it or it is lost)."""
+        nowhere, the player exports it or it is lost).  ``sleep`` is how the table waits
+        for a sand-glass to run out (``settings.timer``; tests run it out when they like)."""
         if settings.open_seats:
             raise SettingsError("an offline table has no open seats: bots take them all")
         self.settings = settings
@@ -84,6 +86,9 @@ class OfflineTable:
         self._game: LocalGame | None = None
         self._changed = asyncio.Event()
         self._bots: asyncio.Task[None] | None = None
+        self._sleep = sleep
+        self._glass: tuple[tuple[int, int], asyncio.Task[None]] | None = None
+        """The investigation whose sand-glass runs, and the wait for it to run out."""
 
     @property
     def game(self) -> LocalGame | None:
@@ -180,6 +185,7 @@ class OfflineTable:
             bot_seats=settings.bot_seats,
             policy_factory=self._policy_factory,
             seeds=seeds,
+            timer=settings.timer,
         )
 
     def _tell(self, played: list[Played]) -> None:
@@ -201,7 +207,33 @@ class OfflineTable:
                 task = asyncio.create_task(self._keep(game, self._keep_in))
                 self._keeping.add(task)
                 task.add_done_callback(self._keeping.discard)
+        self._turn_glass(game)
         self._changed.set()
+
+    def _turn_glass(self, game: LocalGame) -> None:
+        """Turn the sand-glass when an investigation begins (this table is its host: it calls
+        time, as a network host does); put it away when the investigation ends first."""
+        investigation = game.investigation
+        if self._glass is not None and self._glass[0] == investigation:
+            return
+        self._stop_glass()
+        timer = self.settings.timer
+        if investigation is not None and timer is not None:
+            task = asyncio.create_task(self._glass_runs(game, investigation, timer))
+            self._glass = (investigation, task)
+
+    async def _glass_runs(
+        self, game: LocalGame, investigation: tuple[int, int], timer: int
+    ) -> None:
+        await self._sleep(timer)
+        if game is self._game and game.investigation == investigation:
+            self._glass = None  # run out: calling time ends this investigation
+            self._tell(game.time_up())
+
+    def _stop_glass(self) -> None:
+        if self._glass is not None:
+            self._glass[1].cancel()
+            self._glass = None
 
     async def _drive(self, game: LocalGame) -> None:
         """Let the bots play (and announce a human Ghost's séances), each after a pause."""
@@ -243,6 +275,7 @@ class OfflineTable:
         self._emit(TranscriptKept(path))
 
     async def _stop(self) -> None:
+        self._stop_glass()
         if self._bots is not None:
             self._bots.cancel()
             with contextlib.suppress(asyncio.CancelledError):

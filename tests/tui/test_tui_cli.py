@@ -31,9 +31,10 @@ def test_no_arguments_host_a_table_for_an_investigator_with_bots() -> None:
     assert args.handler.__name__ == "play" and not args.menu
 
 
-def test_the_sand_glass_reaches_the_hosted_table() -> None:
+def test_the_sand_glass_reaches_the_table_hosted_or_offline() -> None:
     assert settings_from(parse()).timer is None
     assert settings_from(parse("--timer", "90")).timer == 90
+    assert settings_from(parse("--timer", "60", "--offline")).timer == 60
 
 
 def test_every_option_reaches_the_table(tmp_path: Path) -> None:
@@ -58,10 +59,7 @@ def test_every_option_reaches_the_table(tmp_path: Path) -> None:
         (("--name", "  "), "the player name cannot be empty"),
         (("--bot-delay", "-1"), "a bot delay is 0 to 60 seconds, not -1.0"),
         (("--timer", "5"), "--timer is 10 to 3600 seconds, not 5"),
-        (
-            ("--timer", "60", "--offline"),
-            "--timer needs a hosted table: an --offline table has no sand-glass",
-        ),
+        (("--timer", "5000", "--offline"), "--timer is 10 to 3600 seconds, not 5000"),
     ],
 )
 def test_bad_options_are_one_line_errors(argv: tuple[str, ...], message: str) -> None:

@@ -18,6 +18,7 @@ from textual.screen import Screen
 
 from domicile_p2p.rules import View
 from domicile_tui.keys import HelpKeys
+from domicile_tui.sandglass import Glass
 from domicile_tui.session import ChatLine, LobbyInfo, Status, Verification
 
 if TYPE_CHECKING:
@@ -30,6 +31,7 @@ MIRRORED = {
     "chat": "chat",
     "status": "status",
     "verification": "verification",
+    "glass": "glass",
 }
 """Each reactive of a screen, and the app's news it mirrors."""
 
@@ -76,6 +78,7 @@ class TableScreen(Screen[None]):
     chat: reactive[tuple[ChatLine, ...]] = reactive(())
     status: reactive[Status] = reactive(Status("", connected=False))
     verification: reactive[Verification | None] = reactive(None)
+    glass: reactive[Glass | None] = reactive(None)
 
     @property
     def table(self) -> DomicileApp:

@@ -24,6 +24,7 @@ from domicile_tui.widgets.dream import DreamTile
 from domicile_tui.widgets.grouped import GroupedTableau
 from domicile_tui.widgets.header import TableHeader
 from domicile_tui.widgets.investigators import ghost_line
+from domicile_tui.widgets.sandglass import SandGlassBar
 from domicile_tui.widgets.status_bar import BottomBar
 
 
@@ -93,6 +94,7 @@ class CulpritScreen(SeekerScreen):
             view=CulpritScreen.view
         )
         yield Static(id="prompt")
+        yield SandGlassBar(self.table.clock, id="sandglass").data_bind(glass=CulpritScreen.glass)
         with Horizontal(id="table-body"):
             with Vertical(id="table-main"):
                 yield GroupedTableau(pack, id="grouped").data_bind(view=CulpritScreen.view)

@@ -42,6 +42,7 @@ from domicile_tui.widgets.columns import ColumnRow, SecretColumns
 from domicile_tui.widgets.dream import DreamTile
 from domicile_tui.widgets.hand import GhostHand
 from domicile_tui.widgets.header import TableHeader
+from domicile_tui.widgets.sandglass import SandGlassBar
 from domicile_tui.widgets.status_bar import BottomBar
 from domicile_tui.widgets.tableau import Tableau
 
@@ -130,6 +131,7 @@ class GhostScreen(TableScreen):
             view=GhostScreen.view
         )
         yield Static(id="prompt")
+        yield SandGlassBar(self.table.clock, id="sandglass").data_bind(glass=GhostScreen.glass)
         with Horizontal(id="table-body"):
             with Vertical(id="table-main"):
                 yield SecretColumns(pack, id="columns").data_bind(

@@ -20,6 +20,7 @@ from domicile_tui.widgets.dream import DreamTile
 from domicile_tui.widgets.dreams import DreamShelf
 from domicile_tui.widgets.header import TableHeader
 from domicile_tui.widgets.investigators import InvestigatorList
+from domicile_tui.widgets.sandglass import SandGlassBar
 from domicile_tui.widgets.status_bar import BottomBar
 from domicile_tui.widgets.tableau import Tableau
 
@@ -52,6 +53,9 @@ class InvestigatorScreen(SeekerScreen):
             view=InvestigatorScreen.view
         )
         yield Static(id="prompt")
+        yield SandGlassBar(self.table.clock, id="sandglass").data_bind(
+            glass=InvestigatorScreen.glass
+        )
         with Horizontal(id="table-body"):
             with Vertical(id="table-main"):
                 yield Tableau(pack, id="tableau").data_bind(view=InvestigatorScreen.view)

@@ -41,22 +41,25 @@ class Judgement:
     name: str
     card: str
     correct: bool
+    no_guess: bool = False
+    """The sand-glass ran out before this seat placed a marker (before the group agreed, in
+    Stage Two): no guess, judged wrong."""
 
 
 def judgements(before: View, action: Seance | CulpritSeance, pack: Pack) -> tuple[Judgement, ...]:
     state = before.state
     if isinstance(action, CulpritSeance):
-        accused = state.investigators[0].marker
-        if accused is None:
-            return ()
+        accused = state.accusation
+        if accused is None:  # only the sand-glass ends Stage Two without one accusation
+            return (Judgement(0, "The group", "no one", action.correct, no_guess=True),)
         return (Judgement(0, "The group", pack.investigator_card(accused).name, action.correct),)
     found: list[Judgement] = []
     for verdict in action.verdicts:
         marker = state.investigator(verdict.seat).marker
         card = pack.investigator_card(marker).name if marker is not None else "no card"
-        found.append(
-            Judgement(verdict.seat, state.config.name(verdict.seat), card, verdict.correct)
-        )
+        name = state.config.name(verdict.seat)
+        no_guess = verdict.seat in state.no_guess
+        found.append(Judgement(verdict.seat, name, card, verdict.correct, no_guess=no_guess))
     return tuple(found)
 
 
@@ -202,6 +205,8 @@ class SeanceScreen(PopUp[None]):
             if gone
             else Content.styled(MARKER_LOCKED, chip_style)
         )
+        if judgement.no_guess:
+            return self._no_guess_line(who, judgement, judged_now)
         accusation = "" if judgement.seat else "accuses "
         card = Content.styled(accusation + judgement.card, "$text-muted" if gone else "bold")
         line = Content.assemble(who, "  ", chip, " ", card, "  ")
@@ -219,6 +224,17 @@ class SeanceScreen(PopUp[None]):
             return line + Content.styled(f"{NO} {text}", "bold $error")
         trail = Content.styled(" " * self.frame + MARKER_LOCKED, chip_style)
         return line + Content.styled(f"{NO} ", "bold $error") + trail
+
+    @staticmethod
+    def _no_guess_line(who: Content, judgement: Judgement, judged_now: bool) -> Content:
+        """A seat the sand-glass ran out on before it guessed: no marker to judge or fly off."""
+        did = "made no guess" if judgement.seat else "agreed on no one"
+        line = Content.assemble(
+            who, "  ", (f"{did}: the sand-glass ran out", "italic $text-muted"), "  "
+        )
+        if not judged_now:
+            return line + Content.styled("…", "$text-muted")
+        return line + Content.styled(f"{NO} no guess is a wrong guess", "bold $error")
 
     def action_skip(self) -> None:
         if self.finished:

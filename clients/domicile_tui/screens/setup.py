@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from textual import on
 from textual.app import ComposeResult
@@ -30,6 +30,27 @@ from domicile_tui.screens.base import TableScreen
 from domicile_tui.session import MAX_NAME_LENGTH, Role, SettingsError, TableSettings
 from domicile_tui.theme import FLOURISH
 from domicile_tui.widgets.toggles import MarkedCheckbox, MarkedRadioButton
+
+NO_TIMER: Final = 0
+"""The sand-glass choice "none" (a Select's value cannot be ``None``)."""
+TIMER_CHOICES: Final = (NO_TIMER, 60, 90, 120, 180, 300)
+"""Seconds of the sand-glasses offered (``--timer`` sets any other, and the form keeps it)."""
+
+
+def timer_label(seconds: int) -> str:
+    """A sand-glass in words: "none", "45 s", "1 min 30 s"."""
+    if seconds == NO_TIMER:
+        return "none: take your time"
+    minutes, rest = divmod(seconds, 60)
+    words = [f"{minutes} min"] if minutes else []
+    words += [f"{rest} s"] if rest else []
+    return " ".join(words) + " for each investigation"
+
+
+def timer_options(current: int | None) -> list[tuple[str, int]]:
+    """The sand-glasses to choose from, with ``current`` among them."""
+    seconds = sorted({*TIMER_CHOICES, current or NO_TIMER})
+    return [(timer_label(s), s) for s in seconds]
 
 
 class HostSetupScreen(TableScreen):
@@ -88,6 +109,14 @@ class HostSetupScreen(TableScreen):
                     allow_blank=False,
                     id="investigators",
                 )
+            with Horizontal(classes="field"):
+                yield Label("Sand-glass", classes="field-label")
+                yield Select(
+                    timer_options(defaults.timer),
+                    value=defaults.timer or NO_TIMER,
+                    allow_blank=False,
+                    id="timer",
+                )
             yield Static(id="difficulty-note")
             if not self.offline:
                 yield Static(
@@ -137,6 +166,10 @@ class HostSetupScreen(TableScreen):
                     box.value = False
                     box.label = f"{box.label.plain.split(' (')[0]} (you)"
 
+    def _timer(self) -> int | None:
+        seconds = self.query_one("#timer", Select).value
+        return seconds if isinstance(seconds, int) and seconds != NO_TIMER else None
+
     def _role(self) -> Role:
         ghost = self.query_one("#role-ghost", RadioButton).value
         return Role.GHOST if ghost else Role.INVESTIGATOR
@@ -160,6 +193,7 @@ class HostSetupScreen(TableScreen):
             difficulty=difficulty,
             investigators=count,
             open_seats=open_seats,
+            timer=self._timer(),
         )
 
     @on(Button.Pressed, "#open")
