@@ -11,23 +11,19 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterator
-from dataclasses import replace
 
 import pytest
+from redaction_support import assert_no_secret_in, secrets_of
 from transcript_support import honest_game
 
 from domicile_p2p.bots import make_policy
-from domicile_p2p.canonical import encode
 from domicile_p2p.fairness.commit import (
     SLOT_COMMIT_DOMAIN,
-    ghost_key,
-    slot_openings,
     tagged_hash,
 )
-from domicile_p2p.fairness.deal import deal_secrets
 from domicile_p2p.fairness.seeds import SelfplaySeeds
 from domicile_p2p.packs import load_default_pack
-from domicile_p2p.rules import Difficulty, apply, new_game
+from domicile_p2p.rules import Difficulty
 from domicile_p2p.transcript import Event, Kind, Replica
 from domicile_p2p.transcript.packref import card_lists
 from domicile_p2p.transcript.schema import SlotCommitsBody
@@ -68,56 +64,15 @@ def _events(game: tuple[object, ...]) -> tuple[Event, ...]:
     return honest_game(*game) if len(game) == 2 else bot_game(*game)  # type: ignore[arg-type]
 
 
-def _secrets(events: tuple[Event, ...]) -> dict[str, object]:
-    replica = Replica.from_events(events)
-    ledger = replica.ledger
-    assert ledger.seed is not None and ledger.joint_seed is not None and ledger.tableau
-    key = ghost_key(ledger.seed, ledger.joint_seed)
-    setup = deal_secrets(key, replica.config, ledger.tableau)
-    # Replay the game once more, recording every deck a reshuffle produced.
-    reshuffled: list[tuple[str, ...]] = []
-
-    def recording(number: int, cards: tuple[str, ...]) -> tuple[str, ...]:
-        reshuffled.append(setup.reshuffle(number, cards))
-        return reshuffled[-1]
-
-    state = new_game(replica.config, ledger.tableau, replace(setup, reshuffle=recording))
-    for _, action in ledger.moves:
-        state = apply(state, action)
-    assert state == ledger.replay
-    return {
-        "seed": ledger.seed,
-        "key": key,
-        "setup": setup,
-        "openings": slot_openings(key, setup),
-        "opened": {o.slot: o.seq for o in ledger.openings},
-        "decks": [setup.deck, *reshuffled],
-        "game_id": replica.table.game_id,
-        "commits": ledger.slot_commits,
-    }
-
-
 @pytest.mark.parametrize("game", GAMES)
 def test_nothing_secret_is_sent_before_the_reveal(game: tuple[object, ...]) -> None:
     events = _events(game)
     assert events[-1].kind is Kind.REVEAL
-    secret = _secrets(events)
-    seed, key = secret["seed"], secret["key"]
-    assert isinstance(seed, bytes) and isinstance(key, bytes)
-    opened: dict[str, int] = secret["opened"]  # type: ignore[assignment]
-    openings = secret["openings"]
+    secret = secrets_of(events)
     for event in events[:-1]:
-        line = event.line
-        assert seed.hex().encode() not in line and key.hex().encode() not in line
-        assert seed not in line and key not in line
-        for slot, opening in openings.items():  # type: ignore[attr-defined]
-            if opened.get(slot, len(events)) > event.seq:
-                assert opening.salt.hex().encode() not in line, (event.seq, slot)
-        # A deck's order, or four cards of it in a row (no give is that large here:
-        # a give of up to three cards in deck order is the Ghost's choice, not a leak).
-        for deck in secret["decks"]:  # type: ignore[attr-defined]
-            for start in range(max(0, len(deck) - 3)):
-                assert encode(list(deck[start : start + 4]))[1:-1] not in line
+        assert_no_secret_in(event.line, secret, held=event.seq + 1)
+    seed = secret["seed"]
+    assert isinstance(seed, bytes)
     assert seed.hex().encode() in events[-1].line
 
 
@@ -154,7 +109,7 @@ def test_a_slot_commitment_cannot_be_opened_by_trying_the_cards(game: tuple[obje
     # Without the salt the commitment would fall to trying every card of the
     # category; with it, no card and no guessable salt opens it.
     events = _events(game)
-    secret = _secrets(events)
+    secret = secrets_of(events)
     commits = secret["commits"]
     game_id = secret["game_id"]
     assert isinstance(game_id, bytes)

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from domicile_p2p.canonical import CanonicalError, decode
-from domicile_p2p.cli import CommandError
+from domicile_p2p.cli import CommandError, printable
 from domicile_p2p.transcript.batch import MAX_JOBS
 from domicile_p2p.transcript.errors import Check, NotATranscript
 from domicile_p2p.transcript.files import declared_protocol, read_bytes, split_lines
@@ -149,7 +149,7 @@ def _named_pack(data: bytes) -> tuple[str, str] | None:
     pack_id, pack_hash = pack.get("id"), pack.get("hash")
     if not isinstance(pack_id, str) or not isinstance(pack_hash, str):
         return None
-    return _printable(pack_id), pack_hash
+    return printable(pack_id), pack_hash
 
 
 def _refusal(reason: str) -> dict[str, Any]:
@@ -166,11 +166,6 @@ def _print_json(value: dict[str, Any]) -> None:
     print(json.dumps(value, ensure_ascii=False, indent=2))
 
 
-def _printable(text: str) -> str:
-    """Text from a file, safe for a terminal: control characters are escaped."""
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
-
-
 def render(report: VerifyReport, path: Path) -> str:
     """The human report: a header, one line per check, then the verdict."""
     events = f"{report.events} event{'s' if report.events != 1 else ''}"
@@ -179,13 +174,11 @@ def render(report: VerifyReport, path: Path) -> str:
     rows: dict[str, str] = {}
     for check in report.checks:
         mark = PASSED if check.ok else FAILED
-        rows[check.name] = f"  {mark} {check.name.ljust(width)}  {_printable(check.detail)}"
+        rows[check.name] = f"  {mark} {check.name.ljust(width)}  {printable(check.detail)}"
     for skipped in report.not_checked:
-        rows[skipped.name] = (
-            f"  {SKIPPED} {skipped.name.ljust(width)}  {_printable(skipped.detail)}"
-        )
+        rows[skipped.name] = f"  {SKIPPED} {skipped.name.ljust(width)}  {printable(skipped.detail)}"
     lines += [rows[name] for name in _all_names(report)]
-    lines.append(_printable(report.summary))
+    lines.append(printable(report.summary))
     return "\n".join(lines)
 
 

@@ -96,6 +96,8 @@ class ErrorCode(StrEnum):
     SHUTTING_DOWN = "shutting-down"
     GAME_OVER = "game-over"
     CHAT_LIMIT = "chat-limit"  # over this seat's chat rate or its characters for the game
+    SPECTATORS_FULL = "spectators-full"  # the table has as many spectators as it takes
+    SPECTATOR = "spectator"  # a spectator sent an action (or a chat, or a chain head)
 
 
 class _Message(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type"):
@@ -116,6 +118,22 @@ class Join(_Message, frozen=True, tag="join"):
     pake: PakeMessage
     seat: Seat | None = None
     bot: bool = False
+    have: Count = 0
+
+
+class Watch(_Message, frozen=True, tag="watch"):
+    """Watch table ``table`` without a seat, with the code's PAKE (first of two messages).
+
+    The same PAKE as :class:`Join`, answered by the same :class:`PakeReply` and
+    :class:`Confirm`; the host then answers :class:`Watching` and sends the events
+    from ``have`` on, and every later one, as it does to the seats.
+    """
+
+    protocol: int
+    table: Nameplate
+    key: Hex32
+    name: PlayerName
+    pake: PakeMessage
     have: Count = 0
 
 
@@ -156,7 +174,7 @@ class Head(_Message, frozen=True, tag="head"):
     sig: Hex64
 
 
-ClientMessage = Join | Confirm | Resume | Act | Fetch | Head
+ClientMessage = Join | Watch | Confirm | Resume | Act | Fetch | Head
 
 
 # ----------------------------------------------------------------- host -> client
@@ -205,6 +223,13 @@ class Seated(_Message, frozen=True, tag="seated"):
     events: Count
 
 
+class Watching(_Message, frozen=True, tag="watching"):
+    """The handshake is over: this connection watches ``table`` (no seat: it cannot act)."""
+
+    table: Nameplate
+    events: Count
+
+
 class Events(_Message, frozen=True, tag="events"):
     """Transcript events ``start``, ``start + 1``, ... in order."""
 
@@ -229,7 +254,7 @@ class PeerHead(_Message, frozen=True, tag="peer-head"):
     sig: Hex64
 
 
-HostMessage = Welcome | PakeReply | Lobby | Seated | Events | Error | PeerHead
+HostMessage = Welcome | PakeReply | Lobby | Seated | Watching | Events | Error | PeerHead
 
 _any_decoder: Final = msgspec.json.Decoder()
 _client_decoder: Final = msgspec.json.Decoder(ClientMessage)

@@ -256,7 +256,9 @@ def make_peer(
     identity: Identity | None = None,
     seed: int | None = None,
     bot: bool = True,
+    watch: bool = False,
 ) -> Peer:
+    """A bot's peer; with ``watch``, a spectator's (its brain never finds a move)."""
     identity = identity or Identity.generate()
     session = PeerSession(
         identity,
@@ -266,6 +268,7 @@ def make_peer(
         role=role,
         seat=seat,
         bot=bot,
+        watch=watch,
     )
     brain = BotBrain(session, seed=seed if seed is not None else secrets.randbits(32))
     return Peer(session, brain, SeatSecrets(data_dir))

@@ -107,5 +107,14 @@ def test_schemas_describe_every_message_type() -> None:
     generated = {name: json.loads(text) for name, text in schema.schemas().items()}
     client = generated["client-to-host.schema.json"]["discriminator"]["mapping"]
     host = generated["host-to-client.schema.json"]["discriminator"]["mapping"]
-    assert set(client) == {"join", "confirm", "resume", "act", "fetch", "head"}
-    assert set(host) == {"welcome", "pake", "lobby", "seated", "events", "error", "peer-head"}
+    assert set(client) == {"join", "watch", "confirm", "resume", "act", "fetch", "head"}
+    assert set(host) == {
+        "welcome",
+        "pake",
+        "lobby",
+        "seated",
+        "watching",
+        "events",
+        "error",
+        "peer-head",
+    }

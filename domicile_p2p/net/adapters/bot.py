@@ -35,7 +35,7 @@ class PackMismatch(NetError):
 
 @dataclass(frozen=True, slots=True)
 class BotOutcome:
-    """The transcript a bot ended the game with, and its own verification of it."""
+    """The transcript a bot (or a spectator) ended the game with, and its own verification."""
 
     events: tuple[Event, ...]
     report: VerifyReport
@@ -117,9 +117,14 @@ class BotBrain:
             return None
 
     def outcome(self) -> BotOutcome:
-        replica = self.session.player.replica
-        events = replica.events if replica is not None else ()
-        return BotOutcome(tuple(events), verify(list(events)))
+        return outcome_of(self.session)
+
+
+def outcome_of(session: PeerSession) -> BotOutcome:
+    """The transcript ``session`` holds (a seat's or a spectator's), verified as a whole."""
+    replica = session.player.replica
+    events = replica.events if replica is not None else ()
+    return BotOutcome(tuple(events), verify(list(events)))
 
 
 async def run_bot(client: PeerClient, brain: BotBrain, *, delay: float = 0.0) -> BotOutcome:

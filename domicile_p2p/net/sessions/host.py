@@ -19,16 +19,28 @@ refresh, finished games to archive, and log records.  Nothing else happens:
 the same inputs always give the same outputs, which is what the fake-link
 tests rely on.
 
-A connection goes through three phases::
+A connection goes through these phases::
 
-    HELLO     the host sent Welcome(nonce).  The client sends Join (with its
-              PAKE message) -> CONFIRM, or Resume (signature over the nonce)
-              -> SEATED.
+    HELLO     the host sent Welcome(nonce).  The client sends Join or Watch
+              (with its PAKE message) -> CONFIRM, or Resume (signature over
+              the nonce) -> SEATED.
     CONFIRM   the host sent its PAKE reply and confirmation.  The client's
               Confirm carries its confirmation and its identity proof
-              -> SEATED, or a fatal error (wrong code, counted per address).
+              -> SEATED (a Join) or WATCHING (a Watch), or a fatal error
+              (wrong code, counted per address).
     SEATED    the connection plays one seat: Act, Fetch, and Head (its signed
               chain head, relayed to the table: ``guards/heads.py``).
+    WATCHING  a spectator: no seat.  It gets what the seats get (the lobby,
+              every event, the relayed heads) and may Fetch; an Act or a Head
+              is refused (``spectator``) and counts as a refused message.
+
+A spectator knows the code (the same PAKE as a player's) but holds no key the
+transcript knows, so it can never act.  The events it gets are the ones every
+seat gets, and those hold no secret before the Ghost's reveal by construction
+(the commitments are salted): watching needs no secret-handling of its own.
+At most ``max_spectators`` watch one table; the one more is refused
+(``spectators-full``), and every spectator counts against the connection caps
+like any other connection.
 
 A table's game begins when its room says so (``room.py``: every seat held,
 the owner's start, or the lobby wait over).  In the lobby a person may take
@@ -91,6 +103,8 @@ from domicile_p2p.net.wire import (
     Resume,
     Seated,
     Starts,
+    Watch,
+    Watching,
     Welcome,
 )
 
@@ -140,6 +154,8 @@ class HostLimits:
     """Network connections one remote address may have open at once; one more is refused."""
     setup_timeout: float = DEFAULT_SETUP_TIMEOUT
     """Seconds a setup step may take before the game is aborted, naming who held it up."""
+    max_spectators: int = 16
+    """Spectators one table takes at once; one more is refused (``spectators-full``)."""
 
 
 class _Phase(Enum):
@@ -147,6 +163,7 @@ class _Phase(Enum):
     QUEUED = "queued"  # a join waiting its turn for the PAKE (per address, or the host's rate)
     CONFIRM = "confirm"
     SEATED = "seated"
+    WATCHING = "watching"  # a spectator: no seat, the table's public events only
 
 
 @dataclass(slots=True)
@@ -176,7 +193,7 @@ class _Connection:
     bucket: TokenBucket
     phase: _Phase = _Phase.HELLO
     bad_frames: int = 0
-    join: Join | None = None
+    join: Join | Watch | None = None
     reply: HostReply | None = None
     table: int | None = None
     seat: int | None = None
@@ -234,6 +251,10 @@ class HostSession:
             nameplate: {} for nameplate in self.rooms
         }
         """table -> seat -> the connection holding it."""
+        self._spectators: dict[int, dict[ConnectionId, str]] = {
+            nameplate: {} for nameplate in self.rooms
+        }
+        """table -> the connections watching it -> the name each gave."""
         self._handshaking: dict[ConnectionId, _Connection] = {}
         """Connections not seated yet and not closing (the handshake deadline's)."""
         self._waiting: dict[int, Room] = {
@@ -268,6 +289,10 @@ class HostSession:
 
     def connected_seats(self, table: int) -> set[int]:
         return set(self._occupants.get(table, ()))
+
+    def spectators(self, table: int) -> int:
+        """How many connections watch ``table`` now."""
+        return len(self._spectators.get(table, ()))
 
     def next_deadline(self) -> float | None:
         pending = [
@@ -358,7 +383,7 @@ class HostSession:
             return self._fatal(state, ErrorCode.FLOOD, "too many messages; slow down")
         try:
             match message:
-                case Join() if state.phase is _Phase.HELLO:
+                case Join() | Watch() if state.phase is _Phase.HELLO:
                     return self._join(state, message, now)
                 case Confirm() if state.phase is _Phase.CONFIRM:
                     return self._confirm(state, message, now)
@@ -366,10 +391,15 @@ class HostSession:
                     return self._resume(state, message, now)
                 case Act() if state.phase is _Phase.SEATED:
                     return self._act(state, message, now)
-                case Fetch() if state.phase is _Phase.SEATED:
+                case Fetch() if state.phase in (_Phase.SEATED, _Phase.WATCHING):
                     return self._fetch(state, message)
                 case Head() if state.phase is _Phase.SEATED:
                     return self._head(state, message)
+                case Act() | Head() if state.phase is _Phase.WATCHING:
+                    what = "chat or act" if isinstance(message, Act) else "sign a chain head"
+                    return self._bad(
+                        state, ErrorCode.SPECTATOR, f"a spectator holds no seat: it cannot {what}"
+                    )
                 case _:
                     return self._bad(
                         state,
@@ -417,6 +447,10 @@ class HostSession:
                 )
             )
         effects += self._admit_joins(now)
+        if state.phase is _Phase.WATCHING and state.table is not None:
+            self._spectators[state.table].pop(connection, None)
+            effects.append(Log("stopped-watching", {"table": state.table}))
+            return effects
         if state.table is None or state.seat is None:
             return effects
         seats = self._occupants[state.table]
@@ -484,8 +518,10 @@ class HostSession:
         state.log_fields["failures"] = count
         return Refusal(code, message)
 
-    def _join(self, state: _Connection, message: Join, now: float) -> list[HostEffect]:
-        """Queue the join for its PAKE (:meth:`_admit_joins` says when its turn comes)."""
+    def _join(self, state: _Connection, message: Join | Watch, now: float) -> list[HostEffect]:
+        """Queue the join (or watch) for its PAKE (:meth:`_admit_joins` says when its turn
+        comes).  A watch is counted and rate-limited exactly as a join: it guesses the code
+        the same way."""
         try:
             room = self._room(state, message.protocol, message.table)
             self._check_rate(state, now)
@@ -596,6 +632,8 @@ class HostSession:
                 raise Refusal(ErrorCode.WRONG_CODE, "wrong table code")
             if not proved:
                 raise Refusal(ErrorCode.BAD_PROOF, "the identity proof does not verify")
+            if isinstance(join, Watch):
+                return self._spectate(state, room, join, now)
             seat = room.seat_of(join.key)
             taken_back = seat is not None
             displaced = None
@@ -687,6 +725,39 @@ class HostSession:
         if room.may_start(now):
             effects += self._begin(room)
         return effects
+
+    def _spectate(
+        self, state: _Connection, room: Room, watch: Watch, now: float
+    ) -> list[HostEffect]:
+        """A spectator proved the code: it watches, or is refused when the table has enough."""
+        watching = self._spectators[room.nameplate]
+        if len(watching) >= self.limits.max_spectators:
+            raise Refusal(
+                ErrorCode.SPECTATORS_FULL,
+                f"{len(watching)} people already watch this table (at most "
+                f"{self.limits.max_spectators}); try again when one leaves",
+            )
+        state.phase, state.table = _Phase.WATCHING, room.nameplate
+        state.join = state.reply = None
+        self._handshaking.pop(state.id, None)
+        watching[state.id] = watch.name
+        events = room.game.events if room.game is not None else ()
+        start = min(watch.have, len(events))
+        return [
+            Log(
+                "watch",
+                {
+                    "connection": state.id,
+                    "remote": state.remote,
+                    "table": room.nameplate,
+                    "name": watch.name,
+                    "spectators": len(watching),
+                },
+            ),
+            Send(state.id, Watching(room.nameplate, len(events))),
+            *(Send(state.id, frame) for frame in event_frames(start, events[start:])),
+            Send(state.id, room.lobby(self.connected_seats(room.nameplate))),
+        ]
 
     # ------------------------------------------------------------- the start
 
@@ -801,7 +872,7 @@ class HostSession:
             Log("head", {"table": room.nameplate, "seat": state.seat, "seq": message.seq})
         ]
         effects += [
-            Send(connection, relay) for connection in self._seated(room) if connection != state.id
+            Send(connection, relay) for connection in self._audience(room) if connection != state.id
         ]
         return effects
 
@@ -886,7 +957,7 @@ class HostSession:
         frames = list(event_frames(start, events))
         self._published.add(room.nameplate)
         effects: list[HostEffect] = [Persist(room.nameplate, tuple(events))]
-        effects += [Send(c, frame) for c in self._seated(room) for frame in frames]
+        effects += [Send(c, frame) for c in self._audience(room) for frame in frames]
         if game.ended:
             effects.append(GameFinished(room.nameplate, game.game_id))
         if lobby_changed or game.ended:
@@ -899,9 +970,13 @@ class HostSession:
         seats = self._occupants[room.nameplate]
         return [seats[seat] for seat in sorted(seats)]
 
+    def _audience(self, room: Room) -> list[ConnectionId]:
+        """Everyone who gets the table's events: its seats in seat order, then its spectators."""
+        return self._seated(room) + list(self._spectators[room.nameplate])
+
     def _lobby_broadcast(self, room: Room) -> list[HostEffect]:
         lobby = room.lobby(self.connected_seats(room.nameplate))
-        return [Send(connection, lobby) for connection in self._seated(room)]
+        return [Send(connection, lobby) for connection in self._audience(room)]
 
     # ------------------------------------------------------------- refusals
 

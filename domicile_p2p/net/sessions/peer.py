@@ -32,6 +32,12 @@ Each connection goes::
               others' heads come relayed (PeerHead) and must match its own
               (``guards/heads.py``: else SplitHistory, the host cheated).
 
+A *spectator* (``watch=True``) goes the same way with Watch instead of Join
+and Watching instead of Seated, and never Resume (it holds no seat, so every
+connection proves the code again).  It checks every event and every relayed
+head exactly as a seat does, but signs nothing: it has no secret, no head of
+its own and no action to send.
+
 Once the genesis names this seat, the session asks for the seat's secret
 (SecretNeeded): the adapter keeps it in the player's data dir, drawing a
 fresh one the first time, and hands it back (``secret_kept``).  The session
@@ -80,6 +86,8 @@ from domicile_p2p.net.wire import (
     Resume,
     Role,
     Seated,
+    Watch,
+    Watching,
     Welcome,
 )
 from domicile_p2p.transcript import Event, MalformedEvent, SignedAction
@@ -119,6 +127,7 @@ class PeerSession:
         role: Role = Role.ANY,
         seat: int | None = None,
         bot: bool = False,
+        watch: bool = False,
     ) -> None:
         if code is not None and code.nameplate != nameplate:
             raise ValueError("the code is for another table than the one asked for")
@@ -129,7 +138,9 @@ class PeerSession:
         self.role = role
         self.seat_wish = seat
         self.bot = bot
-        self.player = SeatPlayer(identity)
+        self.watch = watch
+        """A spectator: it watches the table without a seat (see the module docstring)."""
+        self.player = SeatPlayer(identity, spectator=watch)
         self.heads = HeadWatch()
         self.lobby: Lobby | None = None
         self.in_flight: SignedAction | None = None
@@ -192,8 +203,10 @@ class PeerSession:
                 return self._welcome(message)
             case PakeReply() if self._phase is _Phase.PAKE:
                 return self._pake_reply(message)
-            case Seated() if self._phase is _Phase.SEATING:
+            case Seated() if self._phase is _Phase.SEATING and not self.watch:
                 return self._seated(message)
+            case Watching() if self._phase is _Phase.SEATING and self.watch:
+                return self._watching(message)
             case Lobby() if self._phase is _Phase.SEATED:
                 self.lobby = message
                 return []
@@ -207,6 +220,8 @@ class PeerSession:
 
     def submit(self, action: SignedAction) -> list[PeerEffect]:
         """Send a signed action of this seat (one at a time: wait for :attr:`ready`)."""
+        if self.watch:
+            raise RuntimeError("a spectator holds no seat: it cannot act")
         if self.in_flight is not None:
             raise RuntimeError("an action is already waiting for its event")
         self.in_flight = action
@@ -255,6 +270,16 @@ class PeerSession:
         )
         self._pake = ClientPake(self.code, binding)
         self._phase = _Phase.PAKE
+        if self.watch:
+            watch = Watch(
+                protocol=PROTOCOL,
+                table=self.nameplate,
+                key=self.identity.public_hex,
+                name=self.name,
+                pake=self._pake.message.hex(),
+                have=self.player.held,
+            )
+            return [Transmit(watch)]
         return [
             Transmit(
                 Join(
@@ -290,16 +315,25 @@ class PeerSession:
             raise HostMisbehaved(
                 f"the host moved this client from seat {self.player.seat} to {message.seat}"
             )
-        if message.events < self.player.held:
+        self.player.seat = message.seat
+        return self._caught_up_from(message.events, "seated", {"seat": message.seat})
+
+    def _watching(self, message: Watching) -> list[PeerEffect]:
+        if message.table != self.nameplate:
+            raise HostMisbehaved(f"the host let this client watch table {message.table}")
+        return self._caught_up_from(message.events, "watching", {})
+
+    def _caught_up_from(self, events: int, log: str, fields: dict[str, object]) -> list[PeerEffect]:
+        """The handshake is over and the host holds ``events``: catch up from there."""
+        if events < self.player.held:
             raise BadEvent(
-                f"the host has {message.events} events, but this client already holds "
+                f"the host has {events} events, but this client already holds "
                 f"{self.player.held}: the host lost or rewrote history"
             )
-        self.player.seat = message.seat
         self._phase = _Phase.SEATED
-        self._host_events = message.events
+        self._host_events = events
         effects: list[PeerEffect] = [
-            Log("seated", {"table": self.nameplate, "seat": message.seat, "events": message.events})
+            Log(log, {"table": self.nameplate, **fields, "events": events})
         ]
         return effects + self._after_events()
 

@@ -38,10 +38,15 @@ from domicile_p2p.transcript.ledger import Step
 
 
 class SeatPlayer:
-    """The replica and agent of one seat, fed with the host's events in order."""
+    """The replica and agent of one seat, fed with the host's events in order.
 
-    def __init__(self, identity: Identity) -> None:
+    A spectator's (``spectator=True``) has the replica and no seat: it checks every
+    event as a seat does, needs no secret and can never sign an action.
+    """
+
+    def __init__(self, identity: Identity, *, spectator: bool = False) -> None:
         self.identity = identity
+        self.spectator = spectator
         self.seat: int | None = None
         self.replica: Replica | None = None
         self.agent: GhostAgent | InvestigatorAgent | None = None
@@ -60,7 +65,8 @@ class SeatPlayer:
             if self.replica is None:
                 event = Event.from_value(value)
                 replica = Replica(event)
-                self._check_seat(replica)
+                if not self.spectator:
+                    self._check_seat(replica)
                 self.replica = replica
             else:
                 event = self.replica.receive_value(value)
@@ -80,7 +86,7 @@ class SeatPlayer:
     @property
     def needs_secret(self) -> bool:
         """The genesis is in, and the agent waits for the seat's secret (see the module doc)."""
-        return self.replica is not None and self.agent is None
+        return self.replica is not None and self.agent is None and not self.spectator
 
     def keep_secret(self, secret: bytes) -> None:
         """The seat's secret, as kept in the data dir: the agent can sign from now on."""

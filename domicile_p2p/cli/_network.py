@@ -1,0 +1,124 @@
+"""What the commands that join a table over the network share (``domicile bot``, ``watch``).
+
+The options that say where the table is and who this client is, the
+:class:`~domicile_p2p.net.adapters.client.PeerClient` they make, the exit
+codes of the network's typed errors, and writing the transcript at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from domicile_p2p.cli import CommandError
+from domicile_p2p.identity import Identity, IdentityError, default_data_dir, load_or_create_identity
+from domicile_p2p.net.adapters.client import PeerClient, websocket_dialer
+from domicile_p2p.net.adapters.logs import json_lines
+from domicile_p2p.net.adapters.pins import PinStore
+from domicile_p2p.net.adapters.seat_secrets import SeatSecrets
+from domicile_p2p.net.address import Address
+from domicile_p2p.net.errors import (
+    BadAddress,
+    BadJoinCode,
+    HostIdentityChanged,
+    NetError,
+    Refused,
+    Unreachable,
+)
+from domicile_p2p.net.join.codes import JoinCode, parse_code
+from domicile_p2p.net.sessions.peer import PeerSession
+from domicile_p2p.transcript import Event
+from domicile_p2p.transcript.files import write_transcript
+
+EXIT_INVALID = 1
+EXIT_REFUSED = 3
+EXIT_IDENTITY = 4
+EXIT_UNREACHABLE = 5
+
+EXIT_CODES_HELP = (
+    "Exit codes: 0 the game ended and the transcript verifies; 1 it does not verify, or "
+    "the host sent an event that breaks the rules; 2 bad options; 3 refused by the host "
+    "(wrong code, table full...); 4 the host's identity changed; 5 the host could not be reached."
+)
+
+
+def add_table_options(parser: argparse.ArgumentParser, *, who: str, name: str) -> None:
+    """``--connect``, ``--code``, ``--name``, ``--data-dir``, ``--transcript``,
+    ``--fingerprint`` and ``--log``; ``who`` says whose key and pins ``--data-dir`` holds,
+    ``name`` where the name given is shown."""
+    parser.add_argument("--connect", required=True, metavar="wss://HOST:PORT")
+    parser.add_argument("--code", required=True, metavar="CODE", help="the table's code")
+    parser.add_argument("--name", default=None, help=f"the name shown {name}")
+    parser.add_argument("--data-dir", metavar="DIR", help=f"{who}'s key, pins and secrets")
+    parser.add_argument("--transcript", metavar="FILE", help="write the final transcript here")
+    parser.add_argument(
+        "--fingerprint",
+        metavar="HEX",
+        help="the host's certificate fingerprint, when known (refuse any other)",
+    )
+    parser.add_argument("--log", action="store_true", help="JSON log lines on stderr")
+
+
+def table_code(args: argparse.Namespace) -> JoinCode:
+    return parse_code(args.code)
+
+
+def identity_of(args: argparse.Namespace) -> Identity:
+    return load_or_create_identity(_data_dir(args))
+
+
+def _data_dir(args: argparse.Namespace) -> Path:
+    return Path(args.data_dir) if args.data_dir else default_data_dir()
+
+
+def peer_client(args: argparse.Namespace, session: PeerSession) -> PeerClient:
+    """A client that keeps ``session`` connected to ``--connect``, pinning in ``--data-dir``."""
+    data_dir = _data_dir(args)
+    address = Address.parse(args.connect)
+    expected = None
+    if args.fingerprint:
+        try:
+            expected = bytes.fromhex(args.fingerprint)
+        except ValueError:
+            raise CommandError("--fingerprint must be 64 hex digits") from None
+    pins = PinStore.in_data_dir(data_dir)
+    log = json_lines(sys.stderr) if args.log else (lambda event, fields: None)
+    return PeerClient(
+        session,
+        websocket_dialer(address, pins, expected),
+        SeatSecrets(data_dir),
+        pins=pins,
+        pin_key=address.pin_key,
+        log=log,
+    )
+
+
+@contextmanager
+def network_errors() -> Iterator[None]:
+    """The network's typed errors as one line and the exit code that names their kind."""
+    try:
+        yield
+    except (BadAddress, BadJoinCode, IdentityError) as exc:
+        raise CommandError(str(exc)) from None
+    except HostIdentityChanged as exc:
+        raise CommandError(str(exc), EXIT_IDENTITY) from None
+    except Refused as exc:
+        raise CommandError(f"the host refused: {exc}", EXIT_REFUSED) from None
+    except Unreachable as exc:
+        raise CommandError(str(exc), EXIT_UNREACHABLE) from None
+    except NetError as exc:  # a bad event, a misbehaving host, or what the caller adds
+        raise CommandError(str(exc), EXIT_INVALID) from None
+
+
+def keep_transcript(args: argparse.Namespace, events: Iterable[Event]) -> None:
+    """Write ``events`` to ``--transcript`` (when given), atomically."""
+    if not args.transcript:
+        return
+    path = Path(args.transcript)
+    try:
+        write_transcript(path, events)
+    except OSError as exc:
+        raise CommandError(f"cannot write {path}: {exc.strerror or exc}") from None

@@ -1,0 +1,91 @@
+"""``domicile watch``: watch a table over the network, without a seat.
+
+    domicile watch --connect wss://192.168.1.20:47470 --code 7-raven-lantern \\
+        --transcript game.json
+
+It proves the code (the same PAKE as a player), pins the host's certificate,
+and prints each event as the host publishes it, after checking it as every
+player's client does (the hash chain, the signatures, the rules, and the
+other seats' signed chain heads).  It gets what every seat gets: the public
+events, which hold no secret before the Ghost's reveal.  When the game is
+over it verifies the whole transcript and writes it to ``--transcript``,
+byte for byte the host's archive of the game.  It may join at any time:
+in the lobby, mid-game (it catches up from the first event) or after the end.
+A spectator cannot act or chat.
+
+Exit codes: 0 the game ended and the transcript verifies; 1 it does not
+verify, or the host sent an event that breaks the rules; 2 bad options;
+3 refused by the host (wrong code, 16 spectators already...); 4 the host's
+identity changed; 5 the host could not be reached.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+
+from domicile_p2p.cli import printable
+from domicile_p2p.cli._network import (
+    EXIT_INVALID,
+    add_table_options,
+    identity_of,
+    keep_transcript,
+    network_errors,
+    peer_client,
+    table_code,
+)
+from domicile_p2p.net.adapters.bot import BotOutcome
+from domicile_p2p.net.adapters.spectator import watch_table
+from domicile_p2p.net.sessions.peer import PeerSession
+from domicile_p2p.transcript import Event
+from domicile_p2p.transcript.schema import ChatBody, GenesisBody
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "watch",
+        help="watch a table over the network, without a seat",
+        description=(
+            "Watch a table with its code: every public event, live and checked; "
+            "the verified transcript at the end."
+        ),
+    )
+    add_table_options(parser, who="this spectator", name="in the host's log")
+    parser.add_argument(
+        "--quiet", action="store_true", help="print only the verification at the end"
+    )
+    parser.set_defaults(handler=run)
+
+
+class EventPrinter:
+    """One line per event, with the names the genesis gives the seats."""
+
+    def __init__(self) -> None:
+        self.names: dict[int, str] = {}
+
+    def __call__(self, event: Event) -> None:
+        body = event.body
+        if isinstance(body, GenesisBody):
+            self.names = {entry.seat: entry.name for entry in body.seats}
+        who = ""
+        if event.seat is not None:
+            who = f"  {printable(self.names.get(event.seat, '?'))} (seat {event.seat})"
+        said = f": {printable(body.text)}" if isinstance(body, ChatBody) else ""
+        print(f"{event.seq:>5}  {event.kind.value}{who}{said}", flush=True)
+
+
+async def spectate(args: argparse.Namespace) -> BotOutcome:
+    code = table_code(args)
+    session = PeerSession(
+        identity_of(args), code.nameplate, code=code, name=args.name or "Spectator", watch=True
+    )
+    client = peer_client(args, session)
+    return await watch_table(client, None if args.quiet else EventPrinter())
+
+
+def run(args: argparse.Namespace) -> int:
+    with network_errors():
+        outcome = asyncio.run(spectate(args))
+    keep_transcript(args, outcome.events)
+    print(outcome.report.summary)
+    return 0 if outcome.valid else EXIT_INVALID

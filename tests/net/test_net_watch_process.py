@@ -1,0 +1,108 @@
+"""``domicile watch`` as a real process, joining a headless host's game in the middle."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+from live_support import LOOPBACK, HostProcess, NetworkBot, domicile, environment, free_port
+from live_support import network_bot as make_network_bot
+
+from domicile_p2p.net.adapters.bot import BotOutcome
+from domicile_p2p.net.join.codes import JoinCode
+
+pytestmark = pytest.mark.slow
+
+CODE = "3-owl-quill"
+
+
+async def _play_holding(bot: NetworkBot, released: asyncio.Event) -> BotOutcome:
+    """Play the seat, but make no move once the game is in play until ``released``: the
+    table waits for this seat, so whatever the machine's load, a spectator started then
+    arrives in the middle of the game."""
+    client, brain = bot.client, bot.brain
+    runner = asyncio.create_task(client.run())
+    seen, refusals = -1, 0
+    try:
+        while not client.session.finished:
+            if client.session.player.playing and not released.is_set():
+                await released.wait()
+            if len(client.refusals) != refusals:
+                refusals = len(client.refusals)
+                brain.refused()
+            action = brain.decide()
+            if action is not None:
+                await client.submit(action)
+            waiter = asyncio.create_task(client.wait_changed(seen))
+            done, _ = await asyncio.wait({runner, waiter}, return_when=asyncio.FIRST_COMPLETED)
+            if runner in done:
+                waiter.cancel()
+                runner.result()
+                break
+            seen = waiter.result()
+        await runner
+    finally:
+        if not runner.done():
+            runner.cancel()
+    return brain.outcome()
+
+
+async def test_a_spectator_process_joining_mid_game_writes_the_hosts_archive_byte_for_byte(
+    tmp_path: Path,
+) -> None:
+    port = free_port()
+    host = HostProcess(
+        tmp_path / "host", port, "--investigators", "2", "--ghost", "bot", "--bots", "1",
+        "--code", CODE,
+    ).start()  # fmt: skip
+    spectator: subprocess.Popen[str] | None = None
+    url = f"wss://{LOOPBACK}:{port}"
+    try:
+        await host.wait_for("listening")
+        released = asyncio.Event()
+        seat = make_network_bot(tmp_path / "seat2", url, JoinCode(3, "owl", "quill"), seat=2)
+        game = asyncio.create_task(_play_holding(seat, released))
+        await host.wait_for("game-started")
+        while not seat.session.player.playing:
+            await asyncio.sleep(0.02)
+        held_when_watching = seat.session.player.held
+        watched = tmp_path / "watched.json"
+        spectator = subprocess.Popen(
+            domicile(
+                "watch", "--connect", url, "--code", CODE, "--name", "Ada watching",
+                "--data-dir", str(tmp_path / "spectator"), "--transcript", str(watched), "--log",
+            ),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=environment(),
+        )  # fmt: skip
+        watch = await host.wait_for("watch", timeout=60)
+        released.set()
+        outcome = await asyncio.wait_for(game, 120)
+        out, err = await asyncio.to_thread(spectator.communicate, None, 60)
+        ended = await host.wait_for("game-ended")
+        assert await host.stop() == 0
+    finally:
+        host.close()
+        if spectator is not None and spectator.poll() is None:
+            spectator.kill()
+    assert spectator.returncode == 0, err
+    assert outcome.valid
+    assert watch["name"] == "Ada watching" and watch["spectators"] == 1
+    logs = [json.loads(line) for line in err.splitlines() if line.startswith("{")]
+    [watching] = [record for record in logs if record["event"] == "watching"]
+    # The others play on up to where the table waits for seat 2: still the middle of the game.
+    assert 0 < held_when_watching <= watching["events"] < len(outcome.events), "mid-game"
+    archive = Path(ended["transcript"])
+    assert watched.read_bytes() == archive.read_bytes(), "byte for byte the host's archive"
+    printed = [line for line in out.splitlines() if line[:5].strip().isdigit()]
+    assert len(printed) == len(outcome.events), "one line per event, live"
+    assert " lock " in out, "the events are printed with what they are"
+    verified = subprocess.run(
+        domicile("verify", str(watched)), capture_output=True, text=True, env=environment()
+    )
+    assert verified.returncode == 0, verified.stdout + verified.stderr
