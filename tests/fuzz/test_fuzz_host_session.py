@@ -55,7 +55,9 @@ json_values = st.recursive(
     ),
     max_leaves=12,
 )
-message_types = st.sampled_from(["join", "confirm", "resume", "act", "fetch", "hello", ""])
+message_types = st.sampled_from(
+    ["join", "watch", "confirm", "resume", "act", "fetch", "head", "hello", ""]
+)
 hex_like = st.sampled_from(["", "00", "zz", "ab" * 16, "00" * 32, "ff" * 64, "41" + "11" * 32])
 junk_frames = st.one_of(
     st.binary(max_size=120),
@@ -281,6 +283,33 @@ class HostSessionMachine(RuleBasedStateMachine):
         assert len(self._events()) == before
         self.network.replies(connection)
         self.network.apply(self.network.host.disconnect(connection, self.network.now))
+
+    @rule(frames=st.lists(junk_frames, max_size=4), act=st.booleans())
+    def spectator(self, frames: list[str | bytes], act: bool) -> None:
+        """Someone with the code watches: it holds the host's events, and nothing it sends
+        (junk, or a seat's genuine action sent again) changes the table."""
+        watcher = make_peer(self.directory / "watcher", name="Watcher", watch=True)
+        connection = self.network.join(watcher)
+        self.network.deliver()
+        if watcher.error is not None or watcher.connection is None:
+            return  # refused (its address's earlier misdeeds): nothing to watch
+        held = (
+            [event.line for event in watcher.session.player.replica.events]
+            if (watcher.session.player.replica is not None)
+            else []
+        )
+        assert held == [canonical.encode(e) for e in self._events()[: len(held)]]
+        if act and self.seen:
+            mine = next((e for e in self.seen if e.seat is not None), None)
+            if mine is not None and self.replica is not None:
+                replay = mine.action(self.replica.game_id)
+                frames = [wire.text(wire.Act(dict(replay.value))), *frames]
+        for frame in frames:
+            if watcher.connection is None or connection in self.network.closed:
+                break
+            self._send(watcher, frame, may_change=False)
+        if watcher.connection is not None:
+            self.network.drop(watcher.connection)
 
     @rule(index=st.integers(min_value=0, max_value=SEATS - 1), mutation=mutations)
     def mutated_action(self, index: int, mutation: Mutation) -> None:
