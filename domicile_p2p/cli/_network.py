@@ -115,9 +115,12 @@ def network_errors() -> Iterator[None]:
 
 def keep_transcript(args: argparse.Namespace, events: Iterable[Event]) -> None:
     """Write ``events`` to ``--transcript`` (when given), atomically."""
-    if not args.transcript:
-        return
-    path = Path(args.transcript)
+    if args.transcript:
+        write_transcript_file(Path(args.transcript), events)
+
+
+def write_transcript_file(path: Path, events: Iterable[Event]) -> None:
+    """Write ``events`` to ``path`` atomically, or say why it cannot be written."""
     try:
         write_transcript(path, events)
     except OSError as exc:

@@ -3,6 +3,7 @@
     domicile host --headless --name "Friday" --investigators 4 --bots 3,4 --ghost bot
     domicile host --headless --resume          # after a crash: every unfinished table is back
     domicile host --headless --bots all --ghost bot --lobby-wait 60   # friends may take bot seats
+    domicile host --headless --games 3 --rotate   # three games at each table, the same code
 
 Headless, it writes one JSON object per line (table codes, joins, leaves,
 refused messages, game results) and stops cleanly on SIGTERM or Ctrl-C:
@@ -149,7 +150,25 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         ),
     )
     parser.add_argument(
-        "--exit-when-done", action="store_true", help="stop once every table's game is over"
+        "--games",
+        type=int,
+        default=1,
+        metavar="N",
+        help=(
+            "games each table plays one after the other, with the same code and the players "
+            "still seated (each next game starts once every seat is ready); 0: until stopped "
+            "(default 1)"
+        ),
+    )
+    parser.add_argument(
+        "--rotate",
+        action="store_true",
+        help="with --games: everyone moves round one seat at each next game (a new Ghost)",
+    )
+    parser.add_argument(
+        "--exit-when-done",
+        action="store_true",
+        help="stop once every table has played its games (--games)",
     )
     parser.set_defaults(handler=run)
 
@@ -208,6 +227,10 @@ def config_from(args: argparse.Namespace) -> HostConfig:
         raise CommandError("--max-per-address is at least 1")
     if args.lobby_wait < 0:
         raise CommandError("--lobby-wait cannot be negative")
+    if args.games < 0:
+        raise CommandError("--games is 0 (until stopped) or more")
+    if args.rotate and args.games == 1:
+        raise CommandError("--rotate moves the seats round between games: give --games 0 or 2+")
     if not 0 < args.setup_timeout <= 86_400:
         raise CommandError("--setup-timeout is more than 0 and at most 86400 seconds")
     delay = args.bot_delay if args.bot_delay is not None else (0.0 if args.headless else 1.5)
@@ -225,6 +248,8 @@ def config_from(args: argparse.Namespace) -> HostConfig:
         lobby_wait=args.lobby_wait,
         codes=codes,
         resume=args.resume,
+        games=args.games,
+        rotate=args.rotate,
         bot_delay=delay,
         advertise=not args.no_advertise,
         limits=HostLimits(

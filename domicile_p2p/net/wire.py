@@ -44,6 +44,9 @@ Nameplate = Annotated[
 ]
 Count = Annotated[int, msgspec.Meta(ge=0, le=2**53 - 1)]
 Seat = Annotated[int, msgspec.Meta(ge=0, le=6, description="0 is the Ghost, 1-6 investigators")]
+GameNumber = Annotated[
+    int, msgspec.Meta(ge=1, le=2**53 - 1, description="which of the table's games (1: its first)")
+]
 PlayerName = Annotated[str, msgspec.Meta(min_length=1, max_length=40)]
 Text = Annotated[str, msgspec.Meta(max_length=500)]
 Object = dict[str, Any]
@@ -166,6 +169,12 @@ class Fetch(_Message, frozen=True, tag="fetch"):
     since: Count
 
 
+class Ready(_Message, frozen=True, tag="ready"):
+    """In the lobby of a table's next game (a rematch): this seat is (or is no longer) ready."""
+
+    ready: bool
+
+
 class Head(_Message, frozen=True, tag="head"):
     """This seat's chain head after event ``seq``, signed (``sessions/guards/heads.py``)."""
 
@@ -174,7 +183,7 @@ class Head(_Message, frozen=True, tag="head"):
     sig: Hex64
 
 
-ClientMessage = Join | Watch | Confirm | Resume | Act | Fetch | Head
+ClientMessage = Join | Watch | Confirm | Resume | Act | Fetch | Head | Ready
 
 
 # ----------------------------------------------------------------- host -> client
@@ -192,19 +201,23 @@ class PakeReply(_Message, frozen=True, tag="pake"):
     mac: Hex32
 
 
-class SeatStatus(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class SeatStatus(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
     seat: Seat
     name: PlayerName | None
     key: Hex32 | None
     bot: bool
     connected: bool
+    ready: bool = True
+    """In the lobby of a table's next game: whether the seat's player said ready (a bot
+    always is).  Absent (true) in a table's first lobby, where taking a seat is enough."""
 
 
-class Lobby(_Message, frozen=True, tag="lobby"):
+class Lobby(_Message, frozen=True, tag="lobby", omit_defaults=True):
     """Who sits where; sent to everyone at the table whenever it changes.
 
     ``starts`` says when the game begins; until then a person who joins may
-    take a seat a bot holds (``bot``).
+    take a seat a bot holds (``bot``).  ``game`` counts the table's games: 1 for
+    its first, 2 for the lobby (and game) of its first rematch, and so on.
     """
 
     table: Nameplate
@@ -213,14 +226,21 @@ class Lobby(_Message, frozen=True, tag="lobby"):
     difficulty: str
     seats: list[SeatStatus]
     starts: Starts = Starts.FULL
+    game: GameNumber = 1
 
 
-class Seated(_Message, frozen=True, tag="seated"):
-    """The handshake is over: this connection plays ``seat`` at ``table``."""
+class Seated(_Message, frozen=True, tag="seated", omit_defaults=True):
+    """The handshake is over: this connection plays ``seat`` at ``table``.
+
+    Sent again to a seated connection when its table opens the lobby of its next
+    game (``game`` one higher, ``events`` 0: the next events start a new transcript
+    at its genesis) and when the owner moves the seats round in that lobby.
+    """
 
     table: Nameplate
     seat: Seat
     events: Count
+    game: GameNumber = 1
 
 
 class Watching(_Message, frozen=True, tag="watching"):

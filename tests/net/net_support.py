@@ -173,6 +173,10 @@ class FakeNetwork:
         self._peer_apply(peer, peer.session.connection_made(fingerprint, pinned))
         return connection
 
+    def apply_peer(self, peer: Peer, effects: Sequence[PeerEffect]) -> None:
+        """Carry out what a peer's session returned (as the client adapter does)."""
+        self._peer_apply(peer, effects)
+
     def _peer_apply(self, peer: Peer, effects: Sequence[PeerEffect]) -> None:
         for effect in effects:
             match effect:
@@ -257,6 +261,7 @@ def make_peer(
     seed: int | None = None,
     bot: bool = True,
     watch: bool = False,
+    games: int | None = 1,
 ) -> Peer:
     """A bot's peer; with ``watch``, a spectator's (its brain never finds a move)."""
     identity = identity or Identity.generate()
@@ -269,6 +274,7 @@ def make_peer(
         seat=seat,
         bot=bot,
         watch=watch,
+        games=games,
     )
     brain = BotBrain(session, seed=seed if seed is not None else secrets.randbits(32))
     return Peer(session, brain, SeatSecrets(data_dir))

@@ -193,3 +193,62 @@ async def test_a_ghost_bot_process_killed_mid_game_comes_back_and_finishes(tmp_p
     assert seed.read_bytes() == kept
     reveal = read_transcript(Path(ended["transcript"]))[-1]
     assert reveal.kind.value == "reveal" and reveal.value["body"]["seed"] == kept.hex()
+
+
+async def test_two_games_in_a_row_at_the_same_table_with_the_same_guest(tmp_path: Path) -> None:
+    """``domicile host --games 2`` and ``domicile bot --games 2``: the guest stays seated,
+    the second game has the same code and a new game id, and the guest's file of each game
+    is byte for byte the host's archive of it."""
+    port = free_port()
+    host = HostProcess(
+        tmp_path / "host",
+        port,
+        "--investigators",
+        "2",
+        "--code",
+        CODE,
+        "--ghost",
+        "bot",
+        "--bots",
+        "1",
+        "--games",
+        "2",
+        "--exit-when-done",
+    ).start()
+    guest: subprocess.Popen[str] | None = None
+    games = tmp_path / "guest-games"
+    try:
+        table = await host.wait_for("table")
+        await host.wait_for("listening")
+        guest = _bot(
+            port, tmp_path / "guest", "--seat", "2", "--games", "2", "--transcript-dir", str(games)
+        )
+        code_, out, err = await _wait(guest, timeout=240)
+        assert await host.exited(60) == 0
+        await host.wait_for("stopped")
+    finally:
+        host.close()
+        if guest is not None and guest.poll() is None:
+            guest.kill()
+    assert code_ == 0, err
+    assert table["code"] == CODE and table["game"] == 1
+    ended = [r for r in host.records if r["event"] == "game-ended"]
+    assert [(r["game"], r["verified"]) for r in ended] == [(1, True), (2, True)]
+    assert ended[0]["game_id"] != ended[1]["game_id"]
+    [next_game] = [r for r in host.records if r["event"] == "next-game"]
+    assert next_game["game"] == 2 and next_game["freed"] == []
+    joins = [r for r in host.records if r["event"] in ("join", "rejoin", "resume")]
+    assert [r["seat"] for r in joins if r["seat"] == 2] == [2], "the guest sat down once"
+    assert sorted(path.name for path in games.iterdir()) == sorted(
+        f"{r['game_id']}.jsonl" for r in ended
+    )
+    for record in ended:
+        archive = Path(record["transcript"])
+        assert archive.name == f"{record['game_id']}.json"
+        assert (games / f"{record['game_id']}.jsonl").read_bytes() == archive.read_bytes()
+        assert verify(archive).valid
+    guest_keys = {
+        read_transcript(Path(r["transcript"]))[0].value["body"]["seats"][2]["key"] for r in ended
+    }
+    assert len(guest_keys) == 1, "the same guest in seat 2 of both games"
+    assert len(out.strip().splitlines()) == 2, "the guest said how each game verified"

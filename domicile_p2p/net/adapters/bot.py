@@ -7,14 +7,16 @@ caught up, nothing in flight) it returns what the protocol owes (a
 commitment, a reveal) or what its policy decides, signed.  After a refusal
 it waits for the next event before deciding again, so a confused policy
 cannot flood the host.  :func:`run_bot` pumps it over a live
-:class:`~domicile_p2p.net.adapters.client.PeerClient`.
+:class:`~domicile_p2p.net.adapters.client.PeerClient`, through as many of
+the table's games as the session stays for (a bot is always ready for the
+next one); each finished game's outcome goes to ``on_game`` as it ends.
 """
 
 from __future__ import annotations
 
 import asyncio
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from domicile_p2p.bots import Policy as BotPolicy
@@ -24,7 +26,7 @@ from domicile_p2p.net.errors import NetError
 from domicile_p2p.net.sessions.peer import PeerSession
 from domicile_p2p.packs import Pack, load_default_pack
 from domicile_p2p.rules import Chat, RuleError
-from domicile_p2p.transcript import Event, SignedAction
+from domicile_p2p.transcript import Event, Replica, SignedAction
 from domicile_p2p.transcript.errors import AgentMisuse
 from domicile_p2p.transcript.verify import VerifyReport, verify
 
@@ -39,6 +41,8 @@ class BotOutcome:
 
     events: tuple[Event, ...]
     report: VerifyReport
+    game_id: str | None = None
+    """The game's id (hex), as its genesis names it; ``None``: no game began."""
 
     @property
     def valid(self) -> bool:
@@ -63,6 +67,7 @@ class BotBrain:
         self._policy: BotPolicy | None = None
         self._stuck_at: int | None = None
         self._chatted_last = False
+        self._game = session.game
 
     def refused(self) -> None:
         """The host refused our last action: decide again only after the next event.
@@ -91,6 +96,9 @@ class BotBrain:
     def decide(self) -> SignedAction | None:
         """The next action to send now, signed, or ``None``."""
         session = self.session
+        if session.game != self._game:
+            # The table's next game: maybe another seat, surely another replica.
+            self._game, self._policy, self._stuck_at = session.game, None, None
         if not session.ready or session.finished:
             return None
         player = session.player
@@ -121,15 +129,34 @@ class BotBrain:
 
 
 def outcome_of(session: PeerSession) -> BotOutcome:
-    """The transcript ``session`` holds (a seat's or a spectator's), verified as a whole."""
-    replica = session.player.replica
-    events = replica.events if replica is not None else ()
-    return BotOutcome(tuple(events), verify(list(events)))
+    """The transcript ``session`` holds now (a seat's or a spectator's), verified as a whole."""
+    return replica_outcome(session.player.replica)
 
 
-async def run_bot(client: PeerClient, brain: BotBrain, *, delay: float = 0.0) -> BotOutcome:
-    """Play until the game is over, then verify the whole transcript this bot holds.
+def replica_outcome(replica: Replica | None) -> BotOutcome:
+    """One game's transcript as a seat holds it, verified."""
+    if replica is None:
+        return BotOutcome((), verify([]))
+    events = replica.events
+    return BotOutcome(tuple(events), verify(list(events)), replica.game_id)
 
+
+def games_over(session: PeerSession) -> Sequence[Replica]:
+    """The games this seat has seen end at its table so far, oldest first."""
+    current = session.player.replica
+    return [*session.past_games, *([current] if current is not None and session.finished else [])]
+
+
+async def run_bot(
+    client: PeerClient,
+    brain: BotBrain,
+    *,
+    delay: float = 0.0,
+    on_game: Callable[[BotOutcome], None] | None = None,
+) -> BotOutcome:
+    """Play until the session is done, then verify the last game's transcript.
+
+    Each game this bot sees end is verified and handed to ``on_game`` at once.
     ``delay`` seconds pass before each decision (a person's pace); a fatal
     error of the connection (a wrong code, a changed certificate, a bad
     event from the host) is raised.
@@ -137,8 +164,18 @@ async def run_bot(client: PeerClient, brain: BotBrain, *, delay: float = 0.0) ->
     runner = asyncio.create_task(client.run())
     seen = -1
     refusals = 0
+    reported = 0
+
+    def report() -> None:
+        nonlocal reported
+        over = games_over(client.session)
+        for replica in over[reported:]:
+            if on_game is not None:
+                on_game(replica_outcome(replica))
+        reported = len(over)
+
     try:
-        while not client.session.finished:
+        while not client.session.done:
             waiter = asyncio.create_task(client.wait_changed(seen))
             done, _ = await asyncio.wait({runner, waiter}, return_when=asyncio.FIRST_COMPLETED)
             if runner in done:
@@ -146,6 +183,7 @@ async def run_bot(client: PeerClient, brain: BotBrain, *, delay: float = 0.0) ->
                 runner.result()  # re-raises the fatal error that ended the connection
                 break
             seen = waiter.result()
+            report()
             if len(client.refusals) != refusals:
                 refusals = len(client.refusals)
                 brain.refused()
@@ -155,6 +193,7 @@ async def run_bot(client: PeerClient, brain: BotBrain, *, delay: float = 0.0) ->
             if action is not None:
                 await client.submit(action)
         await runner
+        report()
     finally:
         if not runner.done():
             runner.cancel()

@@ -170,7 +170,7 @@ class Backoff:
 
 
 class PeerClient:
-    """Keeps a :class:`PeerSession` connected until its game is over (or a fatal error)."""
+    """Keeps a :class:`PeerSession` connected until its games are over (or a fatal error)."""
 
     def __init__(
         self,
@@ -227,7 +227,8 @@ class PeerClient:
     # ------------------------------------------------------------- the loop
 
     async def run(self) -> None:
-        """Play until the game is over.  Raises the fatal :class:`NetError` that stopped it."""
+        """Play until the session is done (its games are over).  Raises the fatal
+        :class:`NetError` that stopped it."""
         failures = 0
         try:
             while True:
@@ -270,7 +271,7 @@ class PeerClient:
         self._transport = transport
         try:
             await self._apply(self.session.connection_made(dialed.fingerprint, dialed.pinned))
-            while not self.session.finished:
+            while not self.session.done:
                 frame = await transport.recv()
                 try:
                     message = decode_host(frame)

@@ -19,6 +19,10 @@ laptop.  A :class:`RunningHost` owns:
   or when the table's owner calls :meth:`RunningHost.start_table`
   (``owner_starts``: what ``domicile play`` does; seats still empty then get
   bots, seats held by bots stay theirs);
+- the table's next games (a rematch): :meth:`RunningHost.next_game` opens the
+  lobby of a table's next game with the same code, certificate and seated
+  players (the owner's call in ``domicile play``); ``games`` other than 1 makes
+  the host open it by itself as each game ends (``domicile host --games N``);
 - ``--resume``: every unfinished table (and one that ended moments ago, for its players
   to fetch the end) comes back from its log with the same
   code, and the clients come back by themselves.
@@ -35,7 +39,7 @@ from typing import Any, Final
 
 from domicile_p2p import canonical
 from domicile_p2p.identity import Identity, load_or_create_identity
-from domicile_p2p.net.adapters.bot import BotBrain, run_bot
+from domicile_p2p.net.adapters.bot import BotBrain, BotOutcome, run_bot
 from domicile_p2p.net.adapters.client import Backoff, Dialed, Dialer, PeerClient
 from domicile_p2p.net.adapters.discovery import Advertiser, TableAdvert, advertised_addresses
 from domicile_p2p.net.adapters.gc_pauses import THAW_EVERY, PauseWatch
@@ -99,6 +103,12 @@ class HostConfig:
     owner: int | None = None
     """The seat of the person hosting from their laptop (``domicile play``), kept with the
     table (and the port it listened on) so that it resumes as it was."""
+    games: int = 1
+    """Games each table plays, one after the other with the same code (0: until stopped).
+    Past the first, the host opens each next game's lobby by itself as a game ends."""
+    rotate: bool = False
+    """With ``games``: move everyone round one seat at each next game (the next Ghost is
+    the next seat's player)."""
     bot_delay: float = 0.0
     advertise: bool = True
     pack: Pack | None = None
@@ -128,6 +138,8 @@ class HostConfig:
             raise HostError(f"a lobby wait is 0 to 86400 seconds, not {self.lobby_wait}")
         if not 1 <= self.gc_thaw_every <= 86_400:
             raise HostError(f"a GC thaw comes every 1 to 86400 seconds, not {self.gc_thaw_every}")
+        if not 0 <= self.games <= 1_000_000:
+            raise HostError(f"a table plays 0 (until stopped) to 1000000 games, not {self.games}")
         if self.owner_starts and self.lobby_wait:
             raise HostError("a table either waits for its owner's start or for the lobby wait")
         for seat, name in self.bot_names.items():
@@ -234,10 +246,22 @@ class RunningHost:
             bot_seats=stored.bot_seats,
             starts=self.config.starts,
             lobby_wait=self.config.lobby_wait,
+            games=stored.games,
         )
 
     def _bot_key(self, nameplate: int, seat: int) -> str:
         return load_or_create_identity(self.store.bot_dir(nameplate, seat)).public_hex
+
+    def _hosted_bot_dir(self, room: Room, seat: int) -> Path:
+        """The data dir of the hosted bot for ``seat``: the one whose key holds the seat
+        (seats moved round since its bot sat down), else the seat's own."""
+        holder = room.holders.get(seat)
+        if holder is not None and holder.bot:
+            for other in room.config.seats:
+                directory = self.store.bot_dir(room.nameplate, other)
+                if directory.is_dir() and self._bot_key(room.nameplate, other) == holder.key:
+                    return directory
+        return self.store.bot_dir(room.nameplate, seat)
 
     def _new_tables(self) -> list[StoredTable]:
         config = self.config
@@ -285,16 +309,28 @@ class RunningHost:
             self.log("table-resumed", {"table": config.nameplate, "state": "lobby"})
             return self._room(stored)
         game = HostedGame.resume(self.identity, events)
+        if game.game_id == stored.previous:
+            # The host stopped after the next game's lobby opened, before the log went.
+            self.store.archive(game.game_id, game.event_objects)
+            self.store.forget_events(config.nameplate)
+            self.log(
+                "table-resumed", {"table": config.nameplate, "state": "lobby", "game": stored.games}
+            )
+            return self._room(stored)
         genesis = game.table.table.genesis
-        # A seat is the bot's only if the bot's own key holds it: a person may have
-        # taken it over in the lobby, and then it is theirs for the whole game.
+        # A seat is the bot's only if one of the table's hosted bots holds it: a person
+        # may have taken it over in the lobby, and then it is theirs for the whole game.
+        bot_keys = {
+            self._bot_key(config.nameplate, seat)
+            for seat in config.seats
+            if self.store.bot_dir(config.nameplate, seat).is_dir()
+        }
         holders = [
             SeatHolder(
                 entry.seat,
                 entry.key,
                 entry.name,
-                entry.seat in stored.bot_seats
-                and entry.key == self._bot_key(config.nameplate, entry.seat),
+                entry.seat in stored.bot_seats and entry.key in bot_keys,
             )
             for entry in genesis.seats
         ]
@@ -372,6 +408,8 @@ class RunningHost:
         self.server.apply(session.tick(asyncio.get_running_loop().time()))
         for room in rooms:
             self._bots_back(room.nameplate)
+            if self._another_game_due(room):
+                asyncio.get_running_loop().call_soon(self._next_game_due, room.nameplate)
         self._check_done()
 
     def _table_fields(self, room: Room) -> dict[str, Any]:
@@ -386,6 +424,7 @@ class RunningHost:
             "seats_free": room.seats_free,
             "bots": sorted(room.bot_seats),
             "starts": room.starts.value,
+            "game": room.games,
             "urls": self.urls,
         }
 
@@ -497,6 +536,79 @@ class RunningHost:
         server.apply(effects)
         self._bots_back(room.nameplate)
 
+    def next_game(self, nameplate: int | None = None, *, rotate: bool = False) -> None:
+        """Open the lobby of a table's next game, once its game is over (a rematch).
+
+        The same code and certificate; everyone still connected keeps their seat (and
+        gets the next game's ``Seated``), a hosted bot's seat gets its bot back; with
+        ``rotate`` everyone moves round one seat.  The finished game is archived already
+        (``games/GAME_ID.json``); the table's log starts afresh with the next genesis.
+        :class:`HostError` when the game is not over (or there is no such table).
+        """
+        server = self.server
+        if server is None:
+            raise HostError("the host is not started")
+        room = self.rooms.get(nameplate) if nameplate is not None else self._only_room()
+        if room is None:
+            raise HostError(f"this host has no table {nameplate}")
+        game = room.game
+        if game is None or not game.ended:
+            raise HostError("the next game opens once this table's game is over")
+        now = asyncio.get_running_loop().time()
+        try:
+            effects = server.session.next_game(room.nameplate, now)
+        except Refusal as refusal:
+            raise HostError(str(refusal)) from None
+        # table.json first: a log left behind by a crash now is known for the archived one.
+        stored = self._stored[room.nameplate]
+        self._save(replace(stored, games=room.games, previous=game.game_id))
+        self.store.forget_events(room.nameplate)
+        server.apply(effects)
+        if rotate:
+            self.rotate_seats(room.nameplate)
+        self._bots_back(room.nameplate)
+
+    def rotate_seats(self, nameplate: int | None = None) -> None:
+        """Move everyone round one seat in a table's lobby (the owner's call): the next
+        seat's player becomes the Ghost.  :class:`HostError` once the game has begun."""
+        server = self.server
+        if server is None:
+            raise HostError("the host is not started")
+        room = self.rooms.get(nameplate) if nameplate is not None else self._only_room()
+        if room is None:
+            raise HostError(f"this host has no table {nameplate}")
+        before = {seat: holder.key for seat, holder in room.holders.items()}
+        try:
+            effects = server.session.rotate_seats(room.nameplate, asyncio.get_running_loop().time())
+        except Refusal as refusal:
+            raise HostError(str(refusal)) from None
+        # A hosted bot's task follows its connection to the seat it moved to.
+        moved = {
+            old: seat
+            for old, key in before.items()
+            for seat, holder in room.holders.items()
+            if holder.key == key
+        }
+        self._bots = {
+            (table, moved.get(seat, seat) if table == room.nameplate else seat): task
+            for (table, seat), task in self._bots.items()
+        }
+        self._save(replace(self._stored[room.nameplate], bot_seats=frozenset(room.bot_seats)))
+        server.apply(effects)
+        self._bots_back(room.nameplate)
+
+    def _another_game_due(self, room: Room) -> bool:
+        """The table's game is over and the host plays another by itself (``games``)."""
+        games = self.config.games
+        ended = room.game is not None and room.game.ended
+        return ended and games != 1 and (games == 0 or room.games < games)
+
+    def _next_game_due(self, nameplate: int) -> None:
+        room = self.rooms.get(nameplate)
+        if room is None or self._closed or not self._another_game_due(room):
+            return
+        self.next_game(nameplate, rotate=self.config.rotate)
+
     def _save(self, stored: StoredTable) -> None:
         self._stored[stored.config.nameplate] = stored
         self.store.save_table(stored)
@@ -532,7 +644,7 @@ class RunningHost:
     def _start_bot(self, room: Room, seat: int) -> None:
         assert self.server is not None
         server = self.server
-        directory = self.store.bot_dir(room.nameplate, seat)
+        directory = self._hosted_bot_dir(room, seat)
         identity = load_or_create_identity(directory)
         session = PeerSession(
             identity,
@@ -542,6 +654,7 @@ class RunningHost:
             role=Role.GHOST if seat == GHOST else Role.INVESTIGATOR,
             seat=seat,
             bot=True,
+            games=None,  # a hosted bot stays at its table for every game it plays
         )
         dial = self.local_dialer(f"bot:{room.nameplate}/{seat}")
 
@@ -556,9 +669,16 @@ class RunningHost:
             session, pack=self.pack, on_illegal=lambda why: log("bot-illegal-move", {"reason": why})
         )
 
+        def verified(outcome: BotOutcome) -> None:
+            if not outcome.valid:
+                self.log(
+                    "bot-verification-failed",
+                    {"table": room.nameplate, "seat": seat, "summary": outcome.report.summary},
+                )
+
         async def play() -> None:
             try:
-                outcome = await run_bot(client, brain, delay=self.config.bot_delay)
+                await run_bot(client, brain, delay=self.config.bot_delay, on_game=verified)
             except Refused as exc:
                 if exc.code == ErrorCode.TAKEN_OVER:
                     # A person took this seat in the lobby: the bot steps aside.
@@ -577,11 +697,6 @@ class RunningHost:
                         "bot-failed", {"table": room.nameplate, "seat": seat, "error": str(exc)}
                     )
                 return
-            if not outcome.valid:
-                self.log(
-                    "bot-verification-failed",
-                    {"table": room.nameplate, "seat": seat, "summary": outcome.report.summary},
-                )
 
         self._bots[(room.nameplate, seat)] = server.spawn(play())
 
@@ -642,13 +757,24 @@ class RunningHost:
                 "events": len(events),
                 "verified": report.valid,
                 "transcript": str(path),
+                "game": room.games,
             },
         )
+        if self._another_game_due(room):
+            # After the effects under way (this runs inside them): the next lobby.
+            asyncio.get_running_loop().call_soon(self._next_game_due, table)
         self._check_done()
 
     def _check_done(self) -> None:
-        if self.rooms and all(
-            room.game is not None and room.game.ended for room in self.rooms.values()
+        """Every table has played its games (``games`` 0: never)."""
+        games = self.config.games
+        if (
+            self.rooms
+            and games != 0
+            and all(
+                room.game is not None and room.game.ended and room.games >= games
+                for room in self.rooms.values()
+            )
         ):
             self._done.set()
 

@@ -5,7 +5,8 @@ Layout (under the ``--data-dir``)::
     identity-ed25519.pem              the host's signing key (``domicile_p2p.identity``)
     host/tls-cert.pem, tls-key.pem    the TLS certificate: the host's fingerprint
     host/tables/<nameplate>/table.json    the table: code, name, seats, difficulty, timer, bots
-    host/tables/<nameplate>/events.jsonl  the transcript so far, one event per line, fsync-ed
+    host/tables/<nameplate>/events.jsonl  the current game's transcript so far, one event per
+                                          line, fsync-ed (a table's next game starts a new one)
     host/tables/<nameplate>/bots/seat<N>/ a hosted bot's own data dir (its key, its secrets)
     games/<game id>.json                  every finished game's transcript (``domicile verify``)
 
@@ -46,13 +47,17 @@ class StoredTable:
     """What ``table.json`` keeps: enough to rebuild the room with the same code.
 
     A table hosted from a player's laptop (``domicile play``) also keeps its ``owner``'s
-    seat and the ``port`` it listened on, so that it comes back as it was.
+    seat and the ``port`` it listened on, so that it comes back as it was.  A table that
+    went on to its next game keeps which one that is (``games``) and the id of the game
+    before it (``previous``): its event log, if still there, is that game's, archived.
     """
 
     config: RoomConfig
     bot_seats: frozenset[int]
     owner: int | None = None
     port: int | None = None
+    games: int = 1
+    previous: str | None = None
 
     def to_json(self) -> bytes:
         config = self.config
@@ -69,6 +74,10 @@ class StoredTable:
             value["owner"] = self.owner
         if self.port is not None:
             value["port"] = self.port
+        if self.games != 1:
+            value["games"] = self.games
+        if self.previous is not None:
+            value["previous"] = self.previous
         return canonical.encode(value)
 
     @classmethod
@@ -87,11 +96,15 @@ class StoredTable:
             bots = frozenset(int(seat) for seat in value["bots"])
             owner = int(value["owner"]) if "owner" in value else None
             port = int(value["port"]) if "port" in value else None
+            games = int(value.get("games", 1))
+            previous = str(value["previous"]) if "previous" in value else None
+            if games < 1:
+                raise ValueError(f"games is {games}, not a game number")
         except (canonical.CanonicalError, KeyError, TypeError, ValueError) as exc:
             raise StoreError(f"{source} is damaged ({exc}); move it away to start afresh") from None
         if code.nameplate != config.nameplate:
             raise StoreError(f"{source}: the code does not match the table number")
-        return cls(config, bots, owner, port)
+        return cls(config, bots, owner, port, games, previous)
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +163,9 @@ class HostStore:
             except TranscriptError as exc:
                 path = self.table_dir(stored.config.nameplate) / EVENTS_FILE
                 raise StoreError(f"{path} does not check out: {exc}") from None
+            if replica.game_id == stored.previous:
+                unfinished.append(UnfinishedTable(stored))  # the lobby of its next game
+                continue
             if replica.over:
                 continue
             state = replica.state
@@ -194,6 +210,18 @@ class HostStore:
             logs, self._logs = list(self._logs.values()), {}
         for log in logs:
             log.close()
+
+    def forget_events(self, nameplate: int) -> None:
+        """Table ``nameplate``'s game is archived: its log goes, for the next game's.
+
+        Call it only once ``table.json`` names that game as ``previous``: a crash in
+        between leaves a log that :meth:`load_events` callers recognise as archived.
+        """
+        with self._logs_lock:
+            log = self._logs.pop(nameplate, None)
+        if log is not None:
+            log.close()
+        (self.table_dir(nameplate) / EVENTS_FILE).unlink(missing_ok=True)
 
     def events_age(self, nameplate: int) -> float:
         """Seconds since table ``nameplate``'s event log last changed (infinite: no log)."""

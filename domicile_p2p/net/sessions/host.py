@@ -12,6 +12,8 @@ what it returns, in order::
     disconnect(conn, now)              the connection is gone
     tick(now)                          time passed (handshake, lobby, setup, sand-glass deadlines)
     start_table(table, now)            the host's owner says start (a call, not a message)
+    next_game(table, now)              the host opens the lobby of a table's next game
+    rotate_seats(table, now)           the host's owner moves everyone round one seat
 
 Each returns a list of effects (``effects.py``): messages to send, connections
 to close, events to persist (fsync-ed *before* any later send), adverts to
@@ -29,7 +31,8 @@ A connection goes through these phases::
               -> SEATED (a Join) or WATCHING (a Watch), or a fatal error
               (wrong code, counted per address).
     SEATED    the connection plays one seat: Act, Fetch, and Head (its signed
-              chain head, relayed to the table: ``guards/heads.py``).
+              chain head, relayed to the table: ``guards/heads.py``); in the
+              lobby of a table's next game, Ready.
     WATCHING  a spectator: no seat.  It gets what the seats get (the lobby,
               every event, the relayed heads) and may Fetch; an Act or a Head
               is refused (``spectator``) and counts as a refused message.
@@ -47,6 +50,13 @@ the owner's start, or the lobby wait over).  In the lobby a person may take
 the seat of one of the host's bots: the bot's connection gets ``taken-over``
 (fatal) and the bot steps aside.  No client message can start a game: only
 the host's owner can, through :meth:`HostSession.start_table`.
+
+A table outlives its game: :meth:`HostSession.next_game` opens the lobby of
+its next one (a rematch, ``room.py``).  Every connection still seated stays,
+and is told with a new ``Seated`` (its table's ``game`` one higher, no
+events yet); the next genesis starts a new transcript.  Nothing starts that
+lobby's game until every seat is ready (``Ready``, a client message; bots
+always are) and the table's rule says so.
 
 Whatever a connection sends, the worst it can do is lose its own
 connection: a frame the codec refuses, a message at the wrong moment or an
@@ -100,6 +110,7 @@ from domicile_p2p.net.wire import (
     Join,
     PakeReply,
     PeerHead,
+    Ready,
     Resume,
     Seated,
     Starts,
@@ -400,6 +411,8 @@ class HostSession:
                     return self._bad(
                         state, ErrorCode.SPECTATOR, f"a spectator holds no seat: it cannot {what}"
                     )
+                case Ready() if state.phase is _Phase.SEATED:
+                    return self._ready(state, message, now)
                 case _:
                     return self._bad(
                         state,
@@ -717,7 +730,7 @@ class HostSession:
                 },
             )
         )
-        effects.append(Send(state.id, Seated(room.nameplate, seat, len(events))))
+        effects.append(Send(state.id, Seated(room.nameplate, seat, len(events), room.games)))
         start = min(have, len(events))
         effects += [Send(state.id, frame) for frame in event_frames(start, events[start:])]
         effects += self._lobby_broadcast(room)
@@ -767,9 +780,7 @@ class HostSession:
         Seats still held by bots are played by those bots.  :class:`Refusal` for an
         unknown table or one whose game has started.
         """
-        room = self.rooms.get(table)
-        if room is None:
-            raise Refusal(ErrorCode.UNKNOWN_TABLE, f"this host has no table {table}")
+        room = self._room_named(table)
         room.request_start()
         effects: list[HostEffect] = [
             Log("start-requested", {"table": table, "seats_free": room.seats_free})
@@ -777,6 +788,85 @@ class HostSession:
         if room.may_start(now):
             effects += self._begin(room)
         return effects + self._watch_setup(now)
+
+    def next_game(self, table: int, now: float) -> list[HostEffect]:
+        """Open the lobby of table ``table``'s next game, once its game is over (a rematch).
+
+        Everyone still connected keeps their seat and gets ``Seated`` for the next game;
+        the seats of those who left are free.  :class:`Refusal` for an unknown table
+        or one whose game is not over.
+        """
+        room = self._room_named(table)
+        previous = room.game.game_id if room.game is not None else None
+        freed = room.next_game(self.connected_seats(table))
+        if room.starts is Starts.WAIT:
+            self._waiting[table] = room
+        room.open_lobby(now)
+        self._published.add(table)
+        effects: list[HostEffect] = [
+            Log(
+                "next-game",
+                {"table": table, "game": room.games, "previous": previous, "freed": freed},
+            )
+        ]
+        # A spectator watched that game (a transcript of its own): it is let go, and may
+        # watch the next one with the code again.
+        for connection in list(self._spectators[table]):
+            state = self._connections.get(connection)
+            if state is not None and not state.closing:
+                state.closing = True
+                effects.append(Close(connection, CLOSE_NORMAL, "the game watched is over"))
+        self._spectators[table].clear()
+        return effects + self._seats_moved(room, now) + self._watch_setup(now)
+
+    def rotate_seats(self, table: int, now: float) -> list[HostEffect]:
+        """The host's owner moves everyone round one seat in a lobby (the next Ghost is the
+        next seat's player).  :class:`Refusal` for an unknown table or a game under way."""
+        room = self._room_named(table)
+        moved = room.rotate()
+        seats = self._occupants[table]
+        self._occupants[table] = {moved[seat]: connection for seat, connection in seats.items()}
+        for connection in self._occupants[table].values():
+            state = self._connections.get(connection)
+            if state is not None and state.seat is not None:
+                state.seat = moved[state.seat]
+        effects: list[HostEffect] = [Log("seats-rotated", {"table": table})]
+        return effects + self._seats_moved(room, now) + self._watch_setup(now)
+
+    def _room_named(self, table: int) -> Room:
+        room = self.rooms.get(table)
+        if room is None:
+            raise Refusal(ErrorCode.UNKNOWN_TABLE, f"this host has no table {table}")
+        return room
+
+    def _seats_moved(self, room: Room, now: float) -> list[HostEffect]:
+        """Tell every seated connection where it sits now, in the lobby of ``room``'s game."""
+        seats = self._occupants[room.nameplate]
+        effects: list[HostEffect] = [
+            Send(connection, Seated(room.nameplate, seat, 0, room.games))
+            for seat, connection in sorted(seats.items())
+        ]
+        effects += self._lobby_broadcast(room)
+        effects.append(TableChanged(room.nameplate))
+        if room.may_start(now):
+            effects += self._begin(room)
+        return effects
+
+    def _ready(self, state: _Connection, message: Ready, now: float) -> list[HostEffect]:
+        assert state.table is not None and state.seat is not None
+        room = self.rooms[state.table]
+        try:
+            room.set_ready(state.seat, message.ready)
+        except Refusal as refusal:
+            return self._bad(state, refusal.code, str(refusal))
+        state.bad_frames = 0
+        effects: list[HostEffect] = [
+            Log("ready", {"table": room.nameplate, "seat": state.seat, "ready": message.ready})
+        ]
+        effects += self._lobby_broadcast(room)
+        if room.may_start(now):
+            effects += self._begin(room)
+        return effects
 
     def _watch_lobbies(self, now: float) -> list[HostEffect]:
         """Open every lobby's clock (at the first input); start the ``wait`` tables now due.

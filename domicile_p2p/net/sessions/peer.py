@@ -38,6 +38,14 @@ connection proves the code again).  It checks every event and every relayed
 head exactly as a seat does, but signs nothing: it has no secret, no head of
 its own and no action to send.
 
+A table may play several games in a row (a rematch, WIRE.md section 6b).
+A seated connection that gets ``Seated`` again, for the table's next
+``game``, starts a fresh replica for it (the finished game's stays in
+:attr:`PeerSession.past_games`); in that lobby it may say it is ready
+(:meth:`PeerSession.set_ready`), and a ``Seated`` for the same game before
+its genesis moves it to another seat (the owner rotated the roles).  The
+session stays for ``games`` games (``None``: as many as the table plays).
+
 Once the genesis names this seat, the session asks for the seat's secret
 (SecretNeeded): the adapter keeps it in the player's data dir, drawing a
 fresh one the first time, and hands it back (``secret_kept``).  The session
@@ -83,6 +91,7 @@ from domicile_p2p.net.wire import (
     Lobby,
     PakeReply,
     PeerHead,
+    Ready,
     Resume,
     Role,
     Seated,
@@ -90,7 +99,7 @@ from domicile_p2p.net.wire import (
     Watching,
     Welcome,
 )
-from domicile_p2p.transcript import Event, MalformedEvent, SignedAction
+from domicile_p2p.transcript import Event, MalformedEvent, Replica, SignedAction
 
 _ACTION_ERRORS: Final = frozenset(
     {
@@ -128,6 +137,7 @@ class PeerSession:
         seat: int | None = None,
         bot: bool = False,
         watch: bool = False,
+        games: int | None = 1,
     ) -> None:
         if code is not None and code.nameplate != nameplate:
             raise ValueError("the code is for another table than the one asked for")
@@ -140,6 +150,12 @@ class PeerSession:
         self.bot = bot
         self.watch = watch
         """A spectator: it watches the table without a seat (see the module docstring)."""
+        self.games = games
+        """How many of the table's games this seat stays for (``None``: every one)."""
+        self.game: int | None = None
+        """Which of the table's games this seat is in (the host's ``Seated`` says)."""
+        self.past_games: list[Replica] = []
+        """The replicas of the games this seat played here before the current one."""
         self.player = SeatPlayer(identity, spectator=watch)
         self.heads = HeadWatch()
         self.lobby: Lobby | None = None
@@ -179,7 +195,19 @@ class PeerSession:
 
     @property
     def finished(self) -> bool:
+        """The current game is over."""
         return self.player.finished
+
+    @property
+    def done(self) -> bool:
+        """The seat has played every game it stays for: the session has nothing more to do."""
+        return self.finished and self.games is not None and len(self.past_games) + 1 >= self.games
+
+    def set_ready(self, ready: bool) -> list[PeerEffect]:
+        """Say this seat is (or is no longer) ready for the table's next game (in its lobby)."""
+        if self._phase is not _Phase.SEATED or self.watch:
+            return []
+        return [Transmit(Ready(ready))]
 
     # ------------------------------------------------------------- inputs
 
@@ -207,6 +235,8 @@ class PeerSession:
                 return self._seated(message)
             case Watching() if self._phase is _Phase.SEATING and self.watch:
                 return self._watching(message)
+            case Seated() if self._phase is _Phase.SEATED and not self.watch:
+                return self._moved(message)
             case Lobby() if self._phase is _Phase.SEATED:
                 self.lobby = message
                 return []
@@ -311,12 +341,67 @@ class PeerSession:
     def _seated(self, message: Seated) -> list[PeerEffect]:
         if message.table != self.nameplate:
             raise HostMisbehaved(f"the host seated this client at table {message.table}")
+        moved_on = self._game_of(message)
         if self.player.seat is not None and message.seat != self.player.seat:
             raise HostMisbehaved(
                 f"the host moved this client from seat {self.player.seat} to {message.seat}"
             )
         self.player.seat = message.seat
-        return self._caught_up_from(message.events, "seated", {"seat": message.seat})
+        effects = self._caught_up_from(message.events, "seated", {"seat": message.seat})
+        if moved_on and message.events:
+            # The table moved on to a game this client holds nothing of, and the host sends
+            # only from what the client said it had (of the game before): ask from the start.
+            self._fetching = True
+            effects.append(Transmit(Fetch(0)))
+        return moved_on + effects
+
+    def _moved(self, message: Seated) -> list[PeerEffect]:
+        """``Seated`` on a seated connection: the table's next game, or another seat in
+        its lobby (before the genesis, when keys are not bound yet)."""
+        if message.table != self.nameplate:
+            raise HostMisbehaved(f"the host moved this client to table {message.table}")
+        effects = self._game_of(message)
+        if (not effects and self.player.replica is not None) or message.events:
+            raise HostMisbehaved(f"the host moved this client in the middle of game {self.game}")
+        self.player.seat = message.seat
+        effects.append(
+            Log("seated", {"table": self.nameplate, "seat": message.seat, "game": self.game})
+        )
+        return effects
+
+    def _game_of(self, message: Seated) -> list[PeerEffect]:
+        """Follow the host to the table's next game when ``message`` is for one."""
+        if self.game is None:
+            self.game = message.game
+            return []
+        if message.game < self.game:
+            raise HostMisbehaved(
+                f"the host went back from the table's game {self.game} to game {message.game}"
+            )
+        if message.game == self.game:
+            return []
+        if self.player.replica is not None:
+            self.past_games.append(self.player.replica)
+        finished = self.player.finished
+        self.player = SeatPlayer(self.identity)
+        self.heads = HeadWatch()
+        self.in_flight = None
+        self._resend = False
+        self._fetching = False
+        self._host_events = 0
+        self._secret_asked = False
+        previous, self.game = self.game, message.game
+        return [
+            Log(
+                "next-game",
+                {
+                    "table": self.nameplate,
+                    "game": message.game,
+                    "previous": previous,
+                    "previous_finished": finished,
+                },
+            )
+        ]
 
     def _watching(self, message: Watching) -> list[PeerEffect]:
         if message.table != self.nameplate:

@@ -13,6 +13,15 @@ rule: as soon as every seat is held (``full``); when the host's owner says
 so (``owner``); or once the lobby wait is over (``wait``).  A table whose
 every seat is held by a person starts at once whatever the rule.
 
+A table lasts longer than one game: once a game is over, the host may open
+the lobby of the table's *next* game (:meth:`Room.next_game`, a rematch) with
+the same code and everyone still connected in their seats.  In that lobby a
+person's seat is *not ready* until its player says so (a bot always is), the
+owner may move everyone round one seat (:meth:`Room.rotate`: the next seat's
+player becomes the Ghost), and the game begins by the same rule as the first
+one, once every seat is also ready.  Each game is a transcript of its own,
+with its own genesis and game id; ``games`` counts them.
+
 The game itself (the transcript's ``Table``: signatures, counters, the
 chain, the rules) sits behind :class:`Game`; this module only decides who
 sits where, and when the game may begin.
@@ -131,6 +140,7 @@ class Room:
         bot_seats: frozenset[int] = frozenset(),
         starts: Starts = Starts.FULL,
         lobby_wait: float = 0.0,
+        games: int = 1,
     ) -> None:
         if not bot_seats <= set(config.seats):
             raise ValueError(f"bot seats {sorted(bot_seats)} are not seats of this table")
@@ -145,6 +155,10 @@ class Room:
         """Seconds a ``wait`` room holds its lobby open before it starts (once full)."""
         self.lobby_deadline: float | None = None
         self.start_requested = False
+        self.games = games
+        """Which of the table's games this is (or the lobby is for): 1 for the first."""
+        self.ready: set[int] = set()
+        """Seats whose person said ready in the lobby of a next game (bots always are)."""
 
     @property
     def nameplate(self) -> int:
@@ -259,7 +273,69 @@ class Room:
         if self.game is not None or seat not in self.holders:
             return False
         del self.holders[seat]
+        self.ready.discard(seat)
         return True
+
+    # ------------------------------------------------------------- the next game
+
+    def is_ready(self, seat: int) -> bool:
+        """Whether ``seat``'s player is ready for the game this lobby is for."""
+        holder = self.holders.get(seat)
+        if holder is None:
+            return False
+        return holder.bot or self.games == 1 or seat in self.ready
+
+    @property
+    def all_ready(self) -> bool:
+        return all(self.is_ready(seat) for seat in self.holders)
+
+    def set_ready(self, seat: int, ready: bool) -> None:
+        """``seat``'s player says it is (or no longer is) ready, in the lobby only."""
+        if self.game is not None:
+            raise Refusal(ErrorCode.UNEXPECTED, "ready is for the lobby of a table's next game")
+        if seat not in self.holders:
+            raise Refusal(ErrorCode.NOT_SEATED, f"seat {seat} is not held at this table")
+        if ready:
+            self.ready.add(seat)
+        else:
+            self.ready.discard(seat)
+
+    def next_game(self, connected: set[int]) -> list[int]:
+        """Open the lobby of the table's next game, once its game is over.
+
+        The players of ``connected`` seats keep them (not ready yet); the seats of
+        those who are gone are freed.  Returns the freed seats.
+        """
+        if self.game is None or not self.game.ended:
+            raise Refusal(
+                ErrorCode.UNEXPECTED, "the next game opens once this table's game is over"
+            )
+        freed = sorted(seat for seat in self.holders if seat not in connected)
+        for seat in freed:
+            del self.holders[seat]
+        self.game = None
+        self.games += 1
+        self.ready.clear()
+        self.start_requested = False
+        self.lobby_deadline = None
+        return freed
+
+    def rotate(self) -> dict[int, int]:
+        """Move everyone round one seat, in the lobby: the next seat's player becomes the
+        Ghost, the Ghost's takes the last seat.  Nobody is ready after it (each player sees
+        their new role first).  Returns where each seat's holder went (old -> new seat)."""
+        if self.game is not None:
+            raise Refusal(ErrorCode.GAME_STARTED, "seats move round only in the lobby")
+        seats = list(self.config.seats)
+        count = len(seats)
+        moved = {seat: seats[(index - 1) % count] for index, seat in enumerate(seats)}
+        self.holders = {
+            moved[old]: SeatHolder(moved[old], holder.key, holder.name, holder.bot)
+            for old, holder in self.holders.items()
+        }
+        self.bot_seats = {moved[seat] for seat in self.bot_seats}
+        self.ready.clear()
+        return {old: moved[old] for old in sorted(moved)}
 
     @property
     def full(self) -> bool:
@@ -278,7 +354,7 @@ class Room:
 
     def may_start(self, now: float) -> bool:
         """Whether the game should begin now (see the module docstring)."""
-        if self.game is not None or not self.full:
+        if self.game is not None or not self.full or not self.all_ready:
             return False
         if self.start_requested or not any(h.bot for h in self.holders.values()):
             return True
@@ -311,9 +387,11 @@ class Room:
                     key=holder.key if holder else None,
                     bot=holder.bot if holder else False,
                     connected=seat in connected,
+                    ready=self.is_ready(seat) if holder else self.games == 1,
                 )
                 for seat in self.config.seats
                 for holder in [self.holders.get(seat)]
             ],
             starts=self.starts,
+            game=self.games,
         )
