@@ -383,7 +383,7 @@ class PeerSession:
         if self.player.replica is not None:
             self.past_games.append(self.player.replica)
         finished = self.player.finished
-        self.player = SeatPlayer(self.identity)
+        self.player = SeatPlayer(self.identity, spectator=self.watch)
         self.heads = HeadWatch()
         self.in_flight = None
         self._resend = False
