@@ -52,7 +52,7 @@ PHASE_WORDS = {
     (Stage.PLOT, Phase.SEANCE): "the séance is under way",
     (Stage.CULPRIT, Phase.DREAMS): "the Ghost is sending the group its three dreams",
     (Stage.CULPRIT, Phase.INVESTIGATION): "the investigators are choosing the culprit",
-    (Stage.CULPRIT, Phase.SEANCE): "the final séance is under way",
+    (Stage.CULPRIT, Phase.SEANCE): "the séance of the accusation is under way",
 }
 
 

@@ -137,7 +137,7 @@ PHASE_DESCRIPTIONS: Final[dict[Position, str]] = {
     (Stage.PLOT, Phase.ENDED): "the game is over",
     (Stage.CULPRIT, Phase.DREAMS): "the Ghost is sending the group its three dreams",
     (Stage.CULPRIT, Phase.INVESTIGATION): "the investigators are choosing the culprit",
-    (Stage.CULPRIT, Phase.SEANCE): "the final séance is under way",
+    (Stage.CULPRIT, Phase.SEANCE): "the séance of the accusation is under way",
     (Stage.CULPRIT, Phase.ENDED): "the game is over",
 }
 

@@ -389,7 +389,7 @@ def rule_games(honest: Base, timed: Base, very_difficult: Base) -> dict[str, Rul
         honest,
         _insert(culprit_seance, marker(Kind.UNLOCK, 1)),
         (rules, culprit_seance, _SEAT_1),
-        "no one may unlock a marker now: the final séance is under way",
+        "no one may unlock a marker now: the séance of the accusation is under way",
         "Stage Two: an unlock once every marker is locked on one Character",
     )
     add(

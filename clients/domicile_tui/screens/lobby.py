@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import ClassVar
 
+from rich.cells import cell_len, set_cell_size
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -58,10 +59,18 @@ def seat_line(info: SeatInfo, *, host_seat: int | None = None, takeover: bool = 
         look.tag(),
         "  ",
         (f"{role:<14}", "$secondary"),
-        (f"{name:<32}", "bold" if info.kind is not SeatKind.OPEN else "italic $text-muted"),
+        (_column(name, 32), "bold" if info.kind is not SeatKind.OPEN else "italic $text-muted"),
         (f"{kind:<10}", "$text-muted"),
         ready,
     )
+
+
+def _column(text: str, width: int) -> str:
+    """``text`` in a column ``width`` cells wide, a space before the next one (a name longer
+    than that is cut with "…", so the columns after it stay put)."""
+    if cell_len(text) >= width:
+        text = set_cell_size(text, width - 2) + "…"
+    return set_cell_size(text, width)
 
 
 def joining_lines(lobby: LobbyInfo) -> Content:

@@ -1,4 +1,9 @@
-"""The top line of every game screen: where we are, which day, who you are."""
+"""The top line of every game screen: where we are, which day, who you are.
+
+At 80 columns a line cannot hold it all, so it gives way in order: the pack's
+name goes first, then "you are", then the middle of a long name ("…"); the
+stage, the calendar, the seat and its title always stay.
+"""
 
 from __future__ import annotations
 
@@ -22,28 +27,29 @@ class TableHeader(Horizontal):
         self.place = place
 
     def compose(self) -> ComposeResult:
+        yield Static(id="header-pack")
         yield Static(id="header-place")
         yield Static(id="header-calendar")
-        yield Static(id="header-you")
+        yield Static("you are ", id="header-you-are")
+        yield Static(id="header-name")
+        yield Static(id="header-title")
 
     def watch_view(self, view: View | None) -> None:
         if view is None:
             return
         state = view.state
-        place = Content.assemble(("☾ ", "$primary"), (self.place, "bold"), "  ")
-        place += Content.styled(stage_title(state), "$secondary")
-        self.query_one("#header-place", Static).update(place)
+        pack = Content.assemble(("☾ ", "$primary"), (self.place, "bold"), "  ")
+        self.query_one("#header-pack", Static).update(pack)
+        self.query_one("#header-place", Static).update(
+            Content.styled(stage_title(state), "$secondary")
+        )
         self.query_one("#header-calendar", Static).update(calendar_line(state.day))
         look = persona(view.seat)
         if view.seat == GHOST:
-            you = Content.assemble(("you are ", "$text-muted"), look.tag(), (" the Ghost", "bold"))
+            name, title = Content.assemble(look.tag()), Content.styled(" the Ghost", "bold")
         else:
-            you = Content.assemble(
-                ("you are ", "$text-muted"),
-                look.tag(),
-                " ",
-                (state.config.name(view.seat), "bold"),
-                (f", {look.title}", "$text-muted"),
-            )
-        self.query_one("#header-you", Static).update(you)
+            name = Content.assemble(look.tag(), " ", (state.config.name(view.seat), "bold"))
+            title = Content.styled(f", {look.title}", "$text-muted")
+        self.query_one("#header-name", Static).update(name)
+        self.query_one("#header-title", Static).update(title)
         self.tooltip = phase_line(state)
