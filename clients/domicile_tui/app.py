@@ -31,7 +31,7 @@ from textual.theme import Theme
 from domicile_p2p.rules import GHOST, Action, CulpritSeance, Phase, Seance, Stage, View
 from domicile_tui import screens
 from domicile_tui.keys import CARDS, EVERYWHERE
-from domicile_tui.pages import FrontPage, JoinPage, SetupPage, StartPage
+from domicile_tui.pages import FrontPage, JoinPage, ReplayPage, SetupPage, StartPage
 from domicile_tui.sandglass import Glass, follow
 from domicile_tui.session import (
     ActionRefused,
@@ -91,6 +91,8 @@ def every_screen() -> tuple[type[Screen[Any]], ...]:
         screens.ExportScreen,
         screens.CardScreen,
         screens.ConfirmScreen,
+        screens.RecapScreen,
+        screens.ReplayScreen,
     )
 
 
@@ -101,6 +103,8 @@ def front_screen(page: FrontPage) -> Screen[None]:
             return screens.HostSetupScreen(page)
         case JoinPage():
             return screens.JoinScreen(page)
+        case ReplayPage():
+            return screens.ReplayScreen(page)
         case StartPage():
             return screens.StartScreen(page)
 
@@ -147,10 +151,11 @@ class DomicileApp(App[None]):
 
     def __init__(
         self,
-        door: TableDoor | DoorOpener,
+        door: TableDoor | DoorOpener | None,
         *,
         defaults: TableSettings,
         open_at_once: bool = False,
+        page: FrontPage | None = None,
         resuming: UnfinishedTable | None = None,
         offline: bool = False,
         lan: bool | None = None,
@@ -163,7 +168,8 @@ class DomicileApp(App[None]):
 
         ``door`` is the way to tables, or a function that opens it: then the app shows its
         first screen at once and opens the door in a thread right after (a failure there
-        ends the app, and :attr:`door_failure` says why).  ``lan`` says whether this
+        ends the app, and :attr:`door_failure` says why); ``None``, no table at all (the
+        replay viewer, whose ``page`` is the first to show).  ``lan`` says whether this
         session uses the network; a door says so itself.  ``seance_step`` is the pause
         between the séance's beats (0 shows the outcome at once).  ``clock`` is what the
         sand-glass drains by (seconds; tests freeze it).
@@ -173,7 +179,9 @@ class DomicileApp(App[None]):
         self.door_failure: Exception | None = None
         self._door_opener: DoorOpener | None = None
         self._door_opened = asyncio.Event()
-        if callable(door):
+        if door is None:
+            self.lan = False
+        elif callable(door):
             self._door_opener = door
             self.lan = True if lan is None else lan
         else:
@@ -185,7 +193,7 @@ class DomicileApp(App[None]):
         self.session: TableSession | None = None
         self.opening: str | None = None
         """The name of the table being opened while the door to it still opens."""
-        self.front: FrontPage = StartPage()
+        self.front: FrontPage = page or StartPage()
         """The front door's page the player went to (shown while at no table)."""
         self._untold: deque[SeanceScreen] = deque()
         """Séances still to tell, oldest first (the first one may be on screen now)."""

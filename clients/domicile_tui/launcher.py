@@ -1,4 +1,4 @@
-"""The installed ``domicile`` command: the game's commands plus ``play``.
+"""The installed ``domicile`` command: the game's commands plus ``play`` and ``replay``.
 
 The game package finds ``play`` through its entry-point group, which works
 for ``python -m domicile_p2p`` and any other front end, but reading the
@@ -22,5 +22,10 @@ def _play() -> Register:
     return register
 
 
+def _replay() -> Register:
+    register: Register = importlib.import_module("domicile_tui.replay_cli").register
+    return register
+
+
 def main() -> int:
-    return game_main(commands={"play": _play})
+    return game_main(commands={"play": _play, "replay": _replay})

@@ -10,6 +10,7 @@ client has no import cycle between them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the network stack loads after the first frame, with the door to tables
@@ -38,4 +39,15 @@ class JoinPage:
     lan: tuple[DiscoveredTable, ...] = ()
 
 
-FrontPage = StartPage | SetupPage | JoinPage
+@dataclass(frozen=True, slots=True)
+class ReplayPage:
+    """A saved game, stepped through event by event (``domicile replay FILE``): checked
+    against the card pack of ``pack_dir`` (the built-in one by default), or none
+    (``no_pack``), as ``domicile verify`` does."""
+
+    path: Path
+    pack_dir: str | None = None
+    no_pack: bool = False
+
+
+FrontPage = StartPage | SetupPage | JoinPage | ReplayPage

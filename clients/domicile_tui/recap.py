@@ -16,9 +16,10 @@ the Ghost's word).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
+from domicile_p2p.packs import Pack
 from domicile_p2p.rules import Category, GameState, Outcome, Stage
 from domicile_p2p.transcript import Event
 from domicile_p2p.transcript.schema import (
@@ -189,3 +190,29 @@ def recap_of(timeline: Timeline, upto: int | None = None) -> Recap | None:
 def recap_of_events(events: Sequence[Event]) -> Recap | None:
     """The recap of a whole transcript (its events folded once more, as a peer would)."""
     return recap_of(fold(events))
+
+
+CardText = Callable[[str], str]
+"""A card's name, or a dream's text, by the card's id."""
+
+
+def card_names(pack: Pack | None) -> CardText:
+    """Card names from ``pack``; a card it does not have (or no pack) shows by its id."""
+    return _by_id(pack, lambda known, card_id: known.investigator_card(card_id).name)
+
+
+def dream_texts(pack: Pack | None) -> CardText:
+    """Dream texts from ``pack``; a dream it does not have (or no pack) shows by its id."""
+    return _by_id(pack, lambda known, card_id: known.dream(card_id).text)
+
+
+def _by_id(pack: Pack | None, read: Callable[[Pack, str], str]) -> CardText:
+    def text(card_id: str) -> str:
+        if pack is None:
+            return card_id
+        try:
+            return read(pack, card_id)
+        except KeyError:
+            return card_id
+
+    return text

@@ -42,12 +42,13 @@ class Frame:
 
     @property
     def day(self) -> int | None:
-        state = self.state if self.state is not None else self.before
+        """The day the event happened on (``None``: the setup, before the deal)."""
+        state = self.before if self.before is not None else self.state
         return None if state is None else state.day
 
     @property
     def stage(self) -> Stage | None:
-        state = self.state if self.state is not None else self.before
+        state = self.before if self.before is not None else self.state
         return None if state is None else state.stage
 
 

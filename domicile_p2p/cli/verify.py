@@ -77,17 +77,41 @@ def _jobs(text: str) -> int:
     return value
 
 
+class CannotVerify(Exception):
+    """The file cannot be checked at all: it cannot be read, it is of another protocol
+    version, or the card pack to check it against cannot be loaded."""
+
+
+def verify_file(
+    path: Path,
+    *,
+    pack_dir: str | None = None,
+    no_pack: bool = False,
+    jobs: int | None = None,
+    announce_warnings: bool = True,
+) -> tuple[bytes, VerifyReport]:
+    """The file's bytes and its report, as ``domicile verify`` makes it (``domicile replay``
+    shows the same), or :class:`CannotVerify` saying why there is none.
+
+    ``announce_warnings``: say on stderr how many warnings the pack linter has for the
+    pack of ``pack_dir`` (a full-screen viewer says nothing on stderr)."""
+    try:
+        data = read_bytes(path)
+        check_version(data)
+        pack = None if no_pack else _pack_for(data, pack_dir, announce_warnings)
+    except (NotATranscript, _PackMismatch) as exc:
+        raise CannotVerify(str(exc)) from None
+    return data, verify(data, pack=pack, jobs=jobs)
+
+
 def run(args: argparse.Namespace) -> int:
     path = Path(args.file)
     try:
-        data = read_bytes(path)
-        _check_version(data)
-        pack = None if args.no_pack else _pack_for(data, args.pack)
-    except (NotATranscript, _PackMismatch) as exc:
+        _, report = verify_file(path, pack_dir=args.pack, no_pack=args.no_pack, jobs=args.jobs)
+    except CannotVerify as exc:
         if args.json:
             _print_json(_refusal(str(exc)))
         raise CommandError(str(exc)) from None
-    report = verify(data, pack=pack, jobs=args.jobs)
     if not report.recognized:
         if args.json:
             _print_json(report.to_json())
@@ -103,7 +127,7 @@ class _PackMismatch(Exception):
     """The game was played with another card pack than the one at hand."""
 
 
-def _check_version(data: bytes) -> None:
+def check_version(data: bytes) -> None:
     """Refuse a transcript of another protocol version before anything else is said of it."""
     lines = split_lines(data)
     version = declared_protocol(lines[0]) if lines else None
@@ -111,7 +135,7 @@ def _check_version(data: bytes) -> None:
         raise NotATranscript(unsupported_version(version))
 
 
-def _pack_for(data: bytes, directory: str | None) -> PackIdentity | None:
+def _pack_for(data: bytes, directory: str | None, announce: bool) -> PackIdentity | None:
     """The pack to check against (``--pack DIR`` or the built-in one), or ``None`` when the
     genesis does not even name one."""
     named = _named_pack(data)
@@ -119,15 +143,15 @@ def _pack_for(data: bytes, directory: str | None) -> PackIdentity | None:
         return None  # the genesis is malformed: verify says so
     # A pack other than the one the genesis names is not refused here: the card pack
     # check (3) fails, naming both, and the exit status is 1.
-    return PackIdentity.builtin() if directory is None else _load(directory)
+    return PackIdentity.builtin() if directory is None else _load(directory, announce)
 
 
-def _load(directory: str) -> PackIdentity:
+def _load(directory: str, announce: bool) -> PackIdentity:
     """The identity of the pack in ``directory`` (the loader is imported for ``--pack`` only)."""
     from domicile_p2p.packs import PackError, load_pack
 
     try:
-        return PackIdentity.of(load_pack(directory))
+        return PackIdentity.of(load_pack(directory, announce_warnings=announce))
     except PackError as exc:
         raise _PackMismatch(f"cannot load the card pack: {exc}") from None
 

@@ -21,6 +21,8 @@ if TYPE_CHECKING:
     from domicile_tui.screens.investigator import InvestigatorScreen
     from domicile_tui.screens.join import JoinScreen
     from domicile_tui.screens.lobby import LobbyScreen
+    from domicile_tui.screens.recap import RecapScreen
+    from domicile_tui.screens.replay import ReplayScreen
     from domicile_tui.screens.seance import SeanceScreen
     from domicile_tui.screens.setup import HostSetupScreen
     from domicile_tui.screens.start import StartScreen
@@ -36,6 +38,8 @@ _MODULES = {
     "InvestigatorScreen": "investigator",
     "JoinScreen": "join",
     "LobbyScreen": "lobby",
+    "RecapScreen": "recap",
+    "ReplayScreen": "replay",
     "SeanceScreen": "seance",
     "HostSetupScreen": "setup",
     "StartScreen": "start",
@@ -53,6 +57,8 @@ __all__ = [
     "InvestigatorScreen",
     "JoinScreen",
     "LobbyScreen",
+    "RecapScreen",
+    "ReplayScreen",
     "SeanceScreen",
     "StartScreen",
 ]

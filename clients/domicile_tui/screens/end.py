@@ -18,9 +18,11 @@ from domicile_p2p.packs import Pack
 from domicile_p2p.rules import CATEGORY_ORDER, Outcome, Stage, View
 from domicile_tui.keys import HelpKeys
 from domicile_tui.personas import persona
+from domicile_tui.recap import card_names, dream_texts
 from domicile_tui.screens.base import TableScreen
 from domicile_tui.screens.confirm import ConfirmScreen
 from domicile_tui.screens.export import ExportScreen
+from domicile_tui.screens.recap import RecapScreen
 from domicile_tui.session import Reveal, Verification
 from domicile_tui.theme import FLOURISH, TABLE_STYLES, YES
 from domicile_tui.widgets.status_bar import BottomBar
@@ -116,6 +118,11 @@ def _inline(name: str) -> str:
     return "the " + name.removeprefix("The ") if name.startswith("The ") else name
 
 
+RECAP_HINT = Content.assemble(
+    ("R", "bold $secondary"), ("  the game told again, day by day", "$text-muted")
+)
+
+
 def export_suggestion(table_name: str, day: int) -> Path:
     slug = re.sub(r"[^a-z0-9]+", "-", table_name.lower()).strip("-") or "table"
     return Path.cwd() / f"domicile-{slug}-day{day}.transcript.json"
@@ -126,12 +133,14 @@ class EndScreen(TableScreen):
     HELP_TITLE = "The end of the game"
     HELP_KEYS: ClassVar[tuple[HelpKeys, ...]] = (
         HelpKeys(("e",), "export the transcript to a file"),
+        HelpKeys(("r",), "the game, day by day: every dream, marker and vote"),
         HelpKeys(("n",), "another game at the same table"),
         HelpKeys(("escape",), "leave the table"),
         HelpKeys(("q",), "quit"),
     )
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("e", "export", "Export transcript"),
+        Binding("r", "recap", "Recap"),
         Binding("n", "again", "Play again"),
         Binding("escape", "leave", "Leave table"),
         Binding("q", "quit", "Quit"),
@@ -144,6 +153,7 @@ class EndScreen(TableScreen):
             with Horizontal(id="end-body"):
                 with VerticalScroll(id="end-truth"):
                     yield Static(id="truth")
+                    yield Static(RECAP_HINT, id="end-recap-hint")
                 with VerticalScroll(id="end-proof"):
                     yield Static(Content.styled("The proof", "bold $primary"))
                     yield Static(id="end-head")
@@ -183,6 +193,14 @@ class EndScreen(TableScreen):
                 self.table.export_transcript(path)
 
         self.app.push_screen(ExportScreen(suggestion), chosen)
+
+    def action_recap(self) -> None:
+        verification = self.verification
+        if verification is None or verification.recap is None:
+            self.notify("The recap comes with the proof, once the whole game is checked.")
+            return
+        pack = self.table.pack
+        self.app.push_screen(RecapScreen(verification.recap, card_names(pack), dream_texts(pack)))
 
     def action_again(self) -> None:
         lobby = self.lobby
