@@ -156,6 +156,7 @@ class NetworkTable:
         self._refusals = 0
         self._connected: bool | None = None
         self._verified = False
+        self._abort_told = False
         self._acting = asyncio.Lock()
         self._announcing = False
 
@@ -546,17 +547,19 @@ class NetworkTable:
             led_by = None if index in history else action
             self._emit(ViewChanged(shown or view(self._public, seat), led_by))
         self._moves = len(ledger.moves)
-        if replica.step is Step.FINISHED and not self._verified:
-            self._verified = True
-            report = verify(list(replica.events), pack=PackIdentity.of(self.pack))
-            self._emit(GameVerified(verification_of(report)))
-        elif replica.step is Step.ABORTED and ledger.abort is not None and not self._verified:
-            self._verified = True
+        if replica.step is Step.ABORTED and ledger.abort is not None and not self._abort_told:
+            self._abort_told = True
             self._emit(
                 StatusChanged(
                     Status(f"The host stopped the game: {ledger.abort.reason}", Severity.ERROR)
                 )
             )
+        # Verified once nothing more can come: the game finished, or it was aborted and the
+        # Ghost revealed its seed after all (what was played checks out, as offline).
+        if ledger.over and not self._verified:
+            self._verified = True
+            report = verify(list(replica.events), pack=PackIdentity.of(self.pack))
+            self._emit(GameVerified(verification_of(report)))
 
     # --- the lobby ---------------------------------------------------------------------------
 
@@ -681,7 +684,7 @@ class NetworkTable:
         self._moves = 0
         self._refusals = 0
         self._connected = None
-        self._verified = False
+        self._verified = self._abort_told = False
 
     def _emit(self, event: SessionEvent) -> None:
         self._channel.put(event)
