@@ -41,7 +41,7 @@ class GatedDisk:
         self.calls: list[tuple[int, list[Any]]] = []
         self.started = threading.Event()
         self.logs: list[tuple[str, dict[str, Any]]] = []
-        self.failing: OSError | None = None
+        self.failing: Exception | None = None
         self._lock = threading.Lock()
 
     def persist(self, table: int, events: Sequence[Mapping[str, Any]]) -> None:
@@ -152,10 +152,32 @@ async def test_events_persisted_during_a_sync_share_the_next_one() -> None:
     await server.close()
 
 
-async def test_a_failed_write_means_nothing_is_sent_any_more() -> None:
+async def test_a_failed_write_holds_everything_after_it_until_the_disk_works_again() -> None:
     disk = GatedDisk()
     server, (link,) = await serve(disk)
     disk.failing = OSError(28, "No space left on device")
+    server.apply([persist(1, 0), Send(link.connection, note("held")), Log("held", {})])
+    for _ in range(200):
+        if len(disk.calls) >= 3:  # the write was tried again, and again
+            break
+        await asyncio.sleep(SETTLE)
+    server.apply([Send(link.connection, note("later"))])
+    await asyncio.sleep(SETTLE)
+    assert received(link) == [], "an event not on disk is never sent, nor anything after it"
+    assert [event for event, _ in disk.logs] == ["persist-paused"]
+    assert "No space left" in disk.logs[0][1]["reason"]
+    disk.failing = None
+    await server.drained()
+    assert said(link) == ["held", "later"], "nothing lost, in order"
+    assert [event for event, _ in disk.logs] == ["persist-paused", "persist-resumed", "held"]
+    assert all(call == (1, [0]) for call in disk.calls), "the same events each time"
+    await server.close()
+
+
+async def test_a_write_that_fails_for_another_reason_means_nothing_is_sent_any_more() -> None:
+    disk = GatedDisk()
+    server, (link,) = await serve(disk)
+    disk.failing = ValueError("a defect, not the disk")
     server.apply(
         [persist(1, 0), Send(link.connection, note("lost")), Close(link.connection, 1000, "")]
     )
@@ -164,7 +186,7 @@ async def test_a_failed_write_means_nothing_is_sent_any_more() -> None:
     await asyncio.sleep(SETTLE)
     assert received(link) == [], "an event not on disk is never sent, nor anything after it"
     assert [event for event, _ in disk.logs] == ["persist-failed", "still logged"]
-    assert "No space left" in disk.logs[0][1]["reason"]
+    assert "a defect" in disk.logs[0][1]["reason"]
     await server.close()
 
 

@@ -60,6 +60,9 @@ class AppendLog:
         self._fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, PUBLIC)
         # A log that is dropped without close() must not keep its descriptor.
         self._closer = weakref.finalize(self, os.close, self._fd)
+        self._synced = os.fstat(self._fd).st_size
+        """Bytes known to be on disk: where a failed :meth:`append` is cut back to."""
+        self._torn = False
         if created:
             # The new file's name must survive a power cut as well as its lines.
             sync_directory(path.parent)
@@ -74,6 +77,25 @@ class AppendLog:
     def sync(self) -> None:
         """Return once everything written so far is on disk."""
         os.fdatasync(self._fd)
+
+    def append(self, lines: Iterable[bytes]) -> None:
+        """Write ``lines`` and sync them, all or nothing: after a failure (a full disk, an
+        I/O error) the file is cut back to what was synced before, now or at the next
+        call, so the same lines can be appended again without a duplicate."""
+        if self._torn:
+            os.ftruncate(self._fd, self._synced)
+            self._torn = False
+        self._torn = True
+        try:
+            self.write(lines)
+            self.sync()
+        except OSError:
+            with contextlib.suppress(OSError):
+                os.ftruncate(self._fd, self._synced)
+                self._torn = False
+            raise
+        self._synced = os.fstat(self._fd).st_size
+        self._torn = False
 
     def close(self) -> None:
         self._closer()

@@ -42,6 +42,7 @@ from domicile_p2p.identity import Identity, load_or_create_identity
 from domicile_p2p.net.adapters.bot import BotBrain, BotOutcome, run_bot
 from domicile_p2p.net.adapters.client import Backoff, Dialed, Dialer, PeerClient
 from domicile_p2p.net.adapters.discovery import Advertiser, TableAdvert, advertised_addresses
+from domicile_p2p.net.adapters.disk_trouble import DiskTrouble
 from domicile_p2p.net.adapters.gc_pauses import THAW_EVERY, PauseWatch
 from domicile_p2p.net.adapters.logs import LogSink
 from domicile_p2p.net.adapters.outbox import OutboxLimits
@@ -178,12 +179,17 @@ class _Hooks:
         self._loop = asyncio.get_running_loop()
 
     def persist(self, table: int, events: Sequence[Mapping[str, Any]]) -> None:
-        """Runs in a disk thread (the server's group commit), never on the event loop."""
+        """Runs in a disk thread (the server's group commit), never on the event loop.
+
+        An ``OSError`` leaves nothing behind (the store cuts the log back) and the server
+        tries again: the table pauses.  Anything else is a defect: the host stops.
+        """
         try:
             self.host.store.append_events(table, [canonical.encode(dict(e)) for e in events])
-        except OSError as exc:
-            # An event that is not on disk must never be sent: stop everything here.
-            reason = f"cannot write table {table}'s log: {exc.strerror or exc}"
+        except OSError:
+            raise
+        except Exception as exc:
+            reason = f"cannot write table {table}'s log: {exc}"
             self._loop.call_soon_threadsafe(self.host.fail, reason)
             raise
 
@@ -221,6 +227,7 @@ class RunningHost:
         self.failure: str | None = None
         self._closed = False
         self._pauses = PauseWatch(log, thaw_every=config.gc_thaw_every)
+        self._archive_trouble: dict[int, DiskTrouble] = {}
 
     # ------------------------------------------------------------- tables
 
@@ -368,6 +375,11 @@ class RunningHost:
     async def start(self) -> None:
         rooms = self._load_tables()
         self.rooms = {room.nameplate: room for room in rooms}
+        # Every file a game needs is open before the first connection could take its
+        # descriptor (store.py): the tables' logs, and a reserve for the archives.
+        self.store.keep_reserve()
+        for room in rooms:
+            self.store.open_log(room.nameplate)
         session = HostSession(rooms, self.certificate.fingerprint, limits=self.config.limits)
         self.server = HostServer(session, _Hooks(self), outbox=self.config.outbox)
         bind = self.config.interface or "0.0.0.0"
@@ -486,7 +498,7 @@ class RunningHost:
                 await task
         if self.server is not None:
             await self.server.close()
-        self.store.close()
+        self.store.release()
         self._pauses.uninstall()
         self.log("stopped", {})
 
@@ -554,6 +566,8 @@ class RunningHost:
         game = room.game
         if game is None or not game.ended:
             raise HostError("the next game opens once this table's game is over")
+        if room.nameplate in self._archive_trouble:
+            raise HostError("the next game opens once this game's transcript is written")
         now = asyncio.get_running_loop().time()
         try:
             effects = server.session.next_game(room.nameplate, now)
@@ -563,6 +577,7 @@ class RunningHost:
         stored = self._stored[room.nameplate]
         self._save(replace(stored, games=room.games, previous=game.game_id))
         self.store.forget_events(room.nameplate)
+        self.store.open_log(room.nameplate)  # before the next game needs it (store.py)
         server.apply(effects)
         if rotate:
             self.rotate_seats(room.nameplate)
@@ -741,8 +756,32 @@ class RunningHost:
         room = self.rooms[table]
         game = room.game
         assert isinstance(game, HostedGame)
+        try:
+            path = self.store.archive(game_id, game.event_objects)
+        except OSError as exc:
+            # The game is safe in the table's log; its archive waits for the disk.
+            self._archive_later(table, game_id, exc)
+            return
+        self._archived(table, game_id, path)
+
+    def _archive_later(self, table: int, game_id: str, error: OSError) -> None:
+        trouble = self._archive_trouble.setdefault(table, DiskTrouble(self.log, "archive"))
+        delay = trouble.failed(error, {"table": table, "game_id": game_id})
+
+        def again() -> None:
+            if not self._closed:
+                self._finished(table, game_id)
+
+        asyncio.get_running_loop().call_later(delay, again)
+
+    def _archived(self, table: int, game_id: str, path: Path) -> None:
+        trouble = self._archive_trouble.pop(table, None)
+        if trouble is not None:
+            trouble.recovered({"table": table, "game_id": game_id})
+        room = self.rooms[table]
+        game = room.game
+        assert isinstance(game, HostedGame)
         events = game.event_objects
-        path = self.store.archive(game_id, events)
         report = verify(list(events))
         ledger = game.table.ledger
         outcome = "aborted" if ledger.abort is not None else (ledger.outcome or "unknown")
@@ -766,7 +805,9 @@ class RunningHost:
         self._check_done()
 
     def _check_done(self) -> None:
-        """Every table has played its games (``games`` 0: never)."""
+        """Every table has played its games (``games`` 0: never), each one archived."""
+        if self._archive_trouble:
+            return  # a finished game's archive still waits for the disk
         games = self.config.games
         if (
             self.rooms

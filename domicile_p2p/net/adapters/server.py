@@ -14,7 +14,9 @@ Events reach the disk off the event loop, with group commit
 effect after it waits, in order, until the sync that covers it returns.
 Persists that come while a sync runs are written together and synced once,
 so the loop keeps serving while the disk works, and no peer ever sees an
-event that is not on disk.
+event that is not on disk.  A write that fails (a full disk, no descriptor
+left) is tried again until it works, every later effect held meanwhile: the
+tables pause, and nothing is lost (``disk_trouble.py``).
 
 Connections come from two places: websockets, and *local links* for the
 bots the host runs itself.  A local link is an in-memory pair of queues that
@@ -40,6 +42,7 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 from websockets.protocol import State
 
+from domicile_p2p.net.adapters.disk_trouble import DiskTrouble
 from domicile_p2p.net.adapters.outbox import (
     DirectOutbox,
     OutboxLimits,
@@ -90,7 +93,9 @@ class HostHooks(Protocol):
         Called in one of the server's disk threads, never on the event loop, so it
         must not touch the loop.  Calls for one table never overlap (and come in
         the order of its events); calls for different tables may run at once.  An
-        exception stops the server from sending anything more.
+        ``OSError`` must leave nothing of the call behind: the server pauses (holding
+        every later effect) and calls again with the same events until it works.  Any
+        other exception stops the server from sending anything more.
         """
 
     def log(self, event: str, fields: Mapping[str, Any]) -> None: ...
@@ -150,11 +155,15 @@ class _DurableOrder:
         run: Callable[[Sequence[HostEffect]], None],
         failed: Callable[[str], None],
         *,
+        log: Callable[[str, Mapping[str, Any]], None],
         disk_threads: int,
     ) -> None:
         self._persist = persist
         self._run = run
         self._failed = failed
+        self._trouble = DiskTrouble(log, "persist")
+        self._stopping = False
+        self._stop = asyncio.Event()
         self._disk = ThreadPoolExecutor(disk_threads, thread_name_prefix="domicile-log")
         self._held: deque[HostEffect] = deque()
         self._unwritten: list[Persist] = []
@@ -203,10 +212,38 @@ class _DurableOrder:
             self._idle.set()
 
     async def _write(self, group: Sequence[Persist]) -> bool:
-        """Persist ``group`` (one call per table, the tables at once); False if it failed."""
+        """Persist ``group`` (one call per table, the tables at once); False if it failed.
+
+        A table whose write raises ``OSError`` (a full disk, an I/O error, no descriptor
+        left) is written again after a pause (``disk_trouble.py``) until it works, the
+        others' done: every held effect waits meanwhile, so the tables pause and nothing
+        is lost.  Anything else, or a write still failing once the server stops, fails.
+        """
         by_table: dict[int, list[Mapping[str, Any]]] = {}
         for persist in group:
             by_table.setdefault(persist.table, []).extend(persist.events)
+        while True:
+            problems = await self._write_tables(by_table)
+            if not problems:
+                self._trouble.recovered({"tables": len(group)})
+                return True
+            table, problem = next(iter(problems.items()))
+            if self._stopping or not isinstance(problem, OSError):
+                break
+            by_table = {table: by_table[table] for table in problems}
+            delay = self._trouble.failed(problem, {"table": table, "tables": sorted(problems)})
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._stop.wait(), delay)
+        self.failure = f"cannot write an event log: {problem}"
+        self._held.clear()
+        self._unwritten.clear()
+        self._failed(self.failure)
+        return False
+
+    async def _write_tables(
+        self, by_table: Mapping[int, list[Mapping[str, Any]]]
+    ) -> dict[int, BaseException]:
+        """Each table's events to the disk threads at once; the tables whose write failed."""
         loop = asyncio.get_running_loop()
         try:
             writes = [
@@ -214,17 +251,18 @@ class _DurableOrder:
                 for table, events in by_table.items()
             ]
         except RuntimeError as exc:  # the disk threads are gone: the server has closed
-            problems: list[BaseException] = [exc]
-        else:
-            outcomes = await asyncio.gather(*writes, return_exceptions=True)
-            problems = [outcome for outcome in outcomes if isinstance(outcome, BaseException)]
-        if problems:
-            self.failure = f"cannot write an event log: {problems[0]}"
-            self._held.clear()
-            self._unwritten.clear()
-            self._failed(self.failure)
-            return False
-        return True
+            return dict.fromkeys(by_table, exc)
+        outcomes = await asyncio.gather(*writes, return_exceptions=True)
+        return {
+            table: outcome
+            for table, outcome in zip(by_table, outcomes, strict=True)
+            if isinstance(outcome, BaseException)
+        }
+
+    def stop_retrying(self) -> None:
+        """The server is closing: a write that fails once more now fails for good."""
+        self._stopping = True
+        self._stop.set()
 
     def _release(self, persisted: int) -> None:
         """Run the held effects up to the first Persist after the ``persisted`` first ones."""
@@ -273,6 +311,7 @@ class HostServer:
             hooks.persist,
             self._run,
             self._persist_failed,
+            log=hooks.log,
             disk_threads=max(1, min(DISK_THREADS, len(session.rooms))),
         )
 
@@ -305,6 +344,7 @@ class HostServer:
     async def close(self) -> None:
         """Say goodbye to every connection, then stop listening."""
         self.apply(self.session.shutdown())
+        self._order.stop_retrying()  # a disk that still fails does not hold the close up
         await self._order.drained()
         # Give the transports a moment to flush the goodbye frames.
         await asyncio.sleep(0.05)

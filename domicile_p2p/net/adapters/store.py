@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from domicile_p2p import canonical
+from domicile_p2p.net.adapters.disk_trouble import DescriptorReserve
 from domicile_p2p.net.adapters.files import AppendLog, read_lines, write_atomic
 from domicile_p2p.net.join.codes import JoinCode, parse_code
 from domicile_p2p.net.sessions.room import RoomConfig
@@ -120,10 +121,15 @@ class UnfinishedTable:
 
 
 class HostStore:
-    """The host's data dir; each table's event log stays open from its first event on.
+    """The host's data dir; each table's event log stays open from :meth:`open_log` on.
 
     :meth:`append_events` is called from the server's disk threads (one table's
     appends never overlap; different tables' may), the rest from the event loop.
+    A table's log is opened when the table is set up (:meth:`open_log`), before any
+    connection could take its descriptor, and the files written later on the event
+    loop (a finished game's transcript, a table's settings) use a small reserve of
+    descriptors (:class:`DescriptorReserve`): a connection flood that fills the
+    descriptor table cannot stop the tables from being written.
     """
 
     def __init__(self, data_dir: Path) -> None:
@@ -133,6 +139,7 @@ class HostStore:
         self.games_dir = data_dir / GAMES_DIR
         self._logs: dict[int, AppendLog] = {}
         self._logs_lock = threading.Lock()
+        self._reserve = DescriptorReserve()
 
     def table_dir(self, nameplate: int) -> Path:
         return self.tables_dir / str(nameplate)
@@ -189,13 +196,24 @@ class HostStore:
         return target
 
     def save_table(self, table: StoredTable) -> None:
-        write_atomic(self.table_dir(table.config.nameplate) / TABLE_FILE, table.to_json())
+        with self._reserve.spent():
+            write_atomic(self.table_dir(table.config.nameplate) / TABLE_FILE, table.to_json())
+
+    def keep_reserve(self) -> None:
+        """Hold a few descriptors back for the files written on the event loop, from now
+        until :meth:`release` (a host does; a client reading the dir does not need to)."""
+        self._reserve.keep()
+
+    def open_log(self, nameplate: int) -> None:
+        """Open table ``nameplate``'s event log now, before the game needs it (on the
+        event loop: from the descriptor reserve if the table is full)."""
+        with self._reserve.spent():
+            self._log(nameplate)
 
     def append_events(self, nameplate: int, lines: Iterable[bytes]) -> None:
-        """Append ``lines`` to table ``nameplate``'s log and fdatasync before returning."""
-        log = self._log(nameplate)
-        log.write(lines)
-        log.sync()
+        """Append ``lines`` to table ``nameplate``'s log and fdatasync before returning;
+        after an ``OSError`` nothing of them is in the log (the same call may be retried)."""
+        self._log(nameplate).append(lines)
 
     def _log(self, nameplate: int) -> AppendLog:
         with self._logs_lock:
@@ -223,6 +241,11 @@ class HostStore:
             log.close()
         (self.table_dir(nameplate) / EVENTS_FILE).unlink(missing_ok=True)
 
+    def release(self) -> None:
+        """Close everything the store holds open, its descriptor reserve included."""
+        self.close()
+        self._reserve.close()
+
     def events_age(self, nameplate: int) -> float:
         """Seconds since table ``nameplate``'s event log last changed (infinite: no log)."""
         try:
@@ -243,7 +266,8 @@ class HostStore:
 
     def archive(self, game_id: str, events: Iterable[Event]) -> Path:
         path = self.games_dir / f"{game_id}.json"
-        write_transcript(path, events)
+        with self._reserve.spent():
+            write_transcript(path, events)
         return path
 
 
