@@ -10,8 +10,14 @@ FUZZ_STEPS    ?= 100
 FUZZ_SECONDS  ?= 300
 CHAOS_GAMES   ?= 12
 CHAOS_SEED    ?= 1
+SOAK_NOFILE   ?= 1024
+SOAK_FLOOD    ?= 1100
+SOAK_WAVES    ?= 10
+SOAK_WAVE     ?= 1000
+SOAK_CHURN    ?= 20000
+SOAK_JOINS    ?= 60
 
-.PHONY: play test lint typecheck contracts pytest simulate bench bench-large fuzz chaos clean
+.PHONY: play test lint typecheck contracts pytest simulate bench bench-large fuzz chaos soak clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -70,6 +76,18 @@ fuzz: $(STAMP)
 chaos: $(STAMP)
 	rm -rf .chaos/run
 	$(BIN)/python chaos/run.py --games $(CHAOS_GAMES) --kills 3 --seed $(CHAOS_SEED) --dir .chaos/run --json .chaos/summary.json
+
+# The host under resource attacks at full size (issue 16; about 20 minutes), against a
+# subprocess host on 127.0.0.1: a flood of SOAK_FLOOD connections under ulimit -n
+# SOAK_NOFILE beside an honest game, SOAK_WAVES waves of SOAK_WAVE idle connections, a
+# churn of SOAK_CHURN connections, and a join flood of SOAK_JOINS seconds beside an honest
+# game.  `make test` runs the same tests small.  Figures: SECURITY.md.
+soak: $(STAMP)
+	DOMICILE_SOAK_NOFILE=$(SOAK_NOFILE) DOMICILE_SOAK_FLOOD=$(SOAK_FLOOD) \
+	DOMICILE_SOAK_WAVES=$(SOAK_WAVES) DOMICILE_SOAK_WAVE_SIZE=$(SOAK_WAVE) \
+	DOMICILE_SOAK_CHURN=$(SOAK_CHURN) DOMICILE_SOAK_JOIN_SECONDS=$(SOAK_JOINS) \
+	$(BIN)/pytest -p no:cacheprovider -q -s tests/hostile/test_hostile_descriptor_flood.py \
+		tests/hostile/test_hostile_waves.py tests/hostile/test_hostile_join_flood.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis htmlcov .coverage .fuzz .chaos
