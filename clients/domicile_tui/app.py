@@ -57,6 +57,7 @@ from domicile_tui.theme import CANDLELIGHT, FIRST_STYLES, TABLE_STYLES
 if TYPE_CHECKING:
     from domicile_p2p.net.adapters.store import UnfinishedTable
     from domicile_p2p.packs import Pack
+    from domicile_tui.coach import Coach
     from domicile_tui.connect import TableDoor
     from domicile_tui.screens.help import HelpSection
     from domicile_tui.screens.seance import SeanceScreen
@@ -93,6 +94,7 @@ def every_screen() -> tuple[type[Screen[Any]], ...]:
         screens.ConfirmScreen,
         screens.RecapScreen,
         screens.ReplayScreen,
+        screens.ChapterScreen,
     )
 
 
@@ -161,6 +163,7 @@ class DomicileApp(App[None]):
         lan: bool | None = None,
         seance_step: float = 0.9,
         clock: Callable[[], float] = time.monotonic,
+        tutorial: bool = False,
     ) -> None:
         """With ``open_at_once`` a table with ``defaults`` opens at once (``offline`` or hosted
         here); otherwise the start screen shows, and ``defaults`` fill the set-up form.
@@ -172,7 +175,8 @@ class DomicileApp(App[None]):
         replay viewer, whose ``page`` is the first to show).  ``lan`` says whether this
         session uses the network; a door says so itself.  ``seance_step`` is the pause
         between the séance's beats (0 shows the outcome at once).  ``clock`` is what the
-        sand-glass drains by (seconds; tests freeze it).
+        sand-glass drains by (seconds; tests freeze it).  With ``tutorial`` the tutorial
+        begins at once.
         """
         super().__init__()
         self.door: TableDoor | None = None
@@ -206,6 +210,9 @@ class DomicileApp(App[None]):
         self._launch = (open_at_once, offline)
         self._first_frame_seen = False
         self._resuming = resuming
+        self._tutorial_at_once = tutorial
+        self.tutorial: Coach | None = None
+        """The tutorial, while the player is in it."""
         self._begin_in_theme(CANDLELIGHT)
 
     @property
@@ -239,7 +246,9 @@ class DomicileApp(App[None]):
 
     def _first_screen(self) -> None:
         open_at_once, offline = self._launch
-        if self._resuming is not None:
+        if self._tutorial_at_once:
+            self.begin_tutorial()
+        elif self._resuming is not None:
             self.resume(self._resuming)
         elif open_at_once and not offline and self.lan:
             self._host_unless_unfinished()
@@ -329,6 +338,14 @@ class DomicileApp(App[None]):
 
         self._take_seat(open_table, settings.table_name)
 
+    def begin_tutorial(self) -> None:
+        """The tutorial: a guided first game, offline, in chapters (``coach``)."""
+        from domicile_tui.coach import Coach
+
+        coach = Coach()
+        self.tutorial = coach
+        self._take_seat(lambda door: coach.table(door, self.defaults.player_name), "the tutorial")
+
     def resume(self, unfinished: UnfinishedTable) -> None:
         """Bring back the unfinished table this laptop hosted (same code, seats and game)."""
         name = unfinished.stored.config.name
@@ -412,6 +429,7 @@ class DomicileApp(App[None]):
                 self.kept = path
             case SessionClosed(reason, failed):
                 self.session = None
+                self.tutorial = None
                 self.lobby = None
                 self._untold.clear()
                 self.view = None
@@ -570,6 +588,9 @@ class DomicileApp(App[None]):
     async def action_quit(self) -> None:
         """Leave the table properly (a hosted table tells its players and stops advertising),
         after saying what that means when it means something for the others."""
+        if self.tutorial is not None:
+            self.tutorial.ask_to_leave(self)  # back to the front door, not out of the app
+            return
         question = self.quit_question()
         screen = self.screen
         if question is None or (
@@ -605,6 +626,8 @@ class DomicileApp(App[None]):
             if event.key not in keys:
                 self._held = (0.0, frozenset())  # another key: what follows is the table's
             self._key_time = event.time
+            if event.key == "escape" and self.tutorial is not None and self.tutorial.escape(self):
+                return
         await super().on_event(event)
 
     def open_card(self, card_id: str, note: str = "") -> None:

@@ -66,6 +66,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--menu", action="store_true", help="start at the front door (host, join or offline)"
     )
     parser.add_argument(
+        "--tutorial",
+        action="store_true",
+        help="learn to play: a guided first game against bots, offline, in three short chapters",
+    )
+    parser.add_argument(
         "--resume",
         action="store_true",
         help="bring back the unfinished table this laptop hosted (same code, seats and game)",
@@ -184,6 +189,8 @@ def play(args: argparse.Namespace) -> int:
 
     settings = settings_from(args)
     pace_from(args)  # a bad delay is a one-line error before the screen too
+    if args.tutorial and args.resume:
+        raise CommandError("--tutorial plays a game of its own: drop --resume")
     resuming = unfinished_from(args) if args.resume else None
     opener = partial(open_door, args, settings)
     app = DomicileApp(
@@ -193,6 +200,7 @@ def play(args: argparse.Namespace) -> int:
         resuming=resuming,
         offline=args.offline,
         lan=not args.offline,
+        tutorial=args.tutorial,
     )
     app.run()
     if app.door_failure is not None:

@@ -67,10 +67,13 @@ class OfflineTable:
         policy_factory: PolicyFactory = make_policy,
         keep_in: Path | None = None,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        prelude: Callable[[LocalGame], None] | None = None,
     ) -> None:
         """``keep_in``: the directory to keep each finished game's transcript in (``None``:
         nowhere, the player exports it or it is lost).  ``sleep`` is how the table waits
-        for a sand-glass to run out (``settings.timer``; tests run it out when they like)."""
+        for a sand-glass to run out (``settings.timer``; tests run it out when they like).
+        ``prelude`` plays each new game forward before the player sees it (the tutorial
+        skips days so)."""
         if settings.open_seats:
             raise SettingsError("an offline table has no open seats: bots take them all")
         self.settings = settings
@@ -80,6 +83,7 @@ class OfflineTable:
         self._identity = identity or Identity.generate
         self._policy_factory = policy_factory
         self._keep_in = keep_in
+        self._prelude = prelude
         self._keeping: set[asyncio.Task[None]] = set()
         self._games = 0
         self._channel = EventChannel()
@@ -109,6 +113,8 @@ class OfflineTable:
             return  # already under way
         self._game = self._new_game()
         self._game.set_up()
+        if self._prelude is not None:
+            self._prelude(self._game)
         self._emit(LobbyChanged(self._lobby()))
         self._emit(ViewChanged(self._game.view(self.settings.your_seat)))
         self._bots = asyncio.create_task(self._drive(self._game), name="offline table")

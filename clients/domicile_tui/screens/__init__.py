@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from domicile_tui.screens.card import CardScreen
+    from domicile_tui.screens.chapter import ChapterScreen
     from domicile_tui.screens.confirm import ConfirmScreen
     from domicile_tui.screens.culprit import CulpritScreen
     from domicile_tui.screens.end import EndScreen
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
 
 _MODULES = {
     "CardScreen": "card",
+    "ChapterScreen": "chapter",
     "ConfirmScreen": "confirm",
     "CulpritScreen": "culprit",
     "EndScreen": "end",
@@ -47,6 +49,7 @@ _MODULES = {
 
 __all__ = [
     "CardScreen",
+    "ChapterScreen",
     "ConfirmScreen",
     "CulpritScreen",
     "EndScreen",

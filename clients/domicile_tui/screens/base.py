@@ -20,6 +20,7 @@ from domicile_p2p.rules import View
 from domicile_tui.keys import HelpKeys
 from domicile_tui.sandglass import Glass
 from domicile_tui.session import ChatLine, LobbyInfo, Status, Verification
+from domicile_tui.widgets.status_bar import BottomBar
 
 if TYPE_CHECKING:
     from domicile_tui.app import DomicileApp
@@ -90,6 +91,20 @@ class TableScreen(Screen[None]):
             self.watch(self.app, news, self._mirror(name))
         # Invoked once this screen is painted with what it composed.
         self.call_after_refresh(self.table.first_frame_shown)
+        if self.table.tutorial is not None:
+            self._coach_here()
+
+    def _coach_here(self) -> None:
+        """The tutorial's hint, on the screens it speaks on (loaded only for the tutorial)."""
+        from domicile_tui.coach import where_of
+        from domicile_tui.widgets.hint import HintBar
+
+        coach = self.table.tutorial
+        bottom = self.query(BottomBar)
+        if coach is not None and where_of(self) is not None and bottom:
+            bar = bottom.first(BottomBar)
+            bar.add_class("-coached")
+            bar.mount(HintBar(coach), before=0)
 
     def _mirror(self, name: str) -> Callable[[object], None]:
         def copy(value: object) -> None:

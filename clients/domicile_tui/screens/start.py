@@ -65,6 +65,7 @@ class StartScreen(TableScreen):
         HelpKeys(("j",), "join a table by its code"),
         HelpKeys(("a",), "join a table by its address"),
         HelpKeys(("o",), "play offline against bots"),
+        HelpKeys(("l",), "learn to play: a guided first game"),
         HelpKeys(("q",), "quit"),
     )
     AUTO_FOCUS = "#menu"
@@ -73,6 +74,7 @@ class StartScreen(TableScreen):
         Binding("j", "join_code", "Join by code"),
         Binding("a", "join_address", "By address"),
         Binding("o", "offline", "Offline"),
+        Binding("l", "tutorial", "Learn to play"),
         Binding("q", "quit", "Quit"),
     ]
 
@@ -111,6 +113,7 @@ class StartScreen(TableScreen):
         return [
             *(options if lan else []),
             Option("Play offline against bots", id="offline"),
+            Option("Learn to play (a guided first game)", id="tutorial"),
             Option("Quit", id="quit"),
         ]
 
@@ -195,6 +198,8 @@ class StartScreen(TableScreen):
                 self.action_join_address()
             case "offline":
                 self.action_offline()
+            case "tutorial":
+                self.action_tutorial()
             case "quit":
                 await self.table.action_quit()
 
@@ -221,6 +226,9 @@ class StartScreen(TableScreen):
 
     def action_offline(self) -> None:
         self._setup(offline=True)
+
+    def action_tutorial(self) -> None:
+        self.table.begin_tutorial()
 
     def action_join_code(self) -> None:
         if self._lan_only():

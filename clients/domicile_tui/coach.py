@@ -1,0 +1,169 @@
+"""The tutorial at the table: which chapter the player is in, the hint, leaving.
+
+The app holds one :class:`Coach` while the tutorial runs (``DomicileApp.tutorial``).
+Each table screen shows the coach's hint in a :class:`~domicile_tui.widgets.hint.HintBar`,
+which asks for it whenever what the player sees changes: the game as the screen
+shows it (the app's ``shown``: a séance's outcome only once it is told), the
+focus, the Ghost's picks.  When a chapter's lesson is done the coach says so
+in a dialog and opens the next chapter's table; Esc or Ctrl+Q at the table
+asks, then leaves the tutorial for the front door.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Final
+
+from textual.screen import ModalScreen
+from textual.widgets import Input
+
+from domicile_tui import screens
+from domicile_tui.tutorial import CHAPTERS, Chapter, Focus, Situation, Step, Where
+from domicile_tui.tutorial_table import ChapterTable
+from domicile_tui.widgets.card import CardTile
+from domicile_tui.widgets.columns import ColumnRow
+from domicile_tui.widgets.dream import DreamTile
+
+if TYPE_CHECKING:
+    from textual.screen import Screen
+
+    from domicile_tui.app import DomicileApp
+    from domicile_tui.connect import TableDoor
+
+WHERE: Final = {
+    "LobbyScreen": Where.LOBBY,
+    "InvestigatorScreen": Where.TABLE,
+    "GhostScreen": Where.GHOST,
+    "CulpritScreen": Where.STAGE_TWO,
+    "EndScreen": Where.END,
+}
+"""The screens the tutorial speaks on, by class name (screens load lazily)."""
+
+LEAVE_QUESTION: Final = "Leave the tutorial? You go back to the front door."
+
+
+def where_of(screen: Screen[Any]) -> Where | None:
+    """Where the player is, when ``screen`` is one the tutorial speaks on."""
+    return WHERE.get(type(screen).__name__)
+
+
+def focus_of(screen: Screen[Any]) -> Focus:
+    focused = screen.focused
+    if isinstance(focused, Input):
+        return Focus.CHAT
+    if isinstance(focused, ColumnRow):
+        return Focus.COLUMN
+    if isinstance(focused, DreamTile):
+        return Focus.DREAM
+    if isinstance(focused, CardTile):
+        return Focus.CARD
+    return Focus.NOTHING
+
+
+class Coach:
+    """The tutorial in progress: its chapter, and whether that chapter's end was told."""
+
+    def __init__(self, chapters: tuple[Chapter, ...] = CHAPTERS) -> None:
+        self.chapters = chapters
+        self.index = 0
+        self._ending_told = False
+
+    @property
+    def chapter(self) -> Chapter:
+        return self.chapters[self.index]
+
+    @property
+    def last(self) -> bool:
+        return self.index == len(self.chapters) - 1
+
+    def table(self, door: TableDoor, player_name: str) -> ChapterTable:
+        """The current chapter's table."""
+        return ChapterTable(self.chapter, door, player_name)
+
+    def situation(self, app: DomicileApp, screen: Screen[Any]) -> Situation | None:
+        where = where_of(screen)
+        if where is None:
+            return None
+        chosen: frozenset[str] = getattr(screen, "chosen", frozenset())
+        view = app.shown if where is not Where.LOBBY else None
+        return Situation(where, view, focus_of(screen), picked=len(chosen))
+
+    def hint(self, situation: Situation) -> Step:
+        return self.chapter.step(situation)
+
+    def heading(self) -> str:
+        chapter = self.chapter
+        return f"Tutorial {chapter.number}/{len(self.chapters)} · {chapter.title}"
+
+    def seen(self, app: DomicileApp, situation: Situation) -> None:
+        """The player sees ``situation``: when it ends the chapter, say so and go on."""
+        if self.last or self._ending_told or not self.chapter.over(situation):
+            return
+        self._ending_told = True
+        self._tell_ending(app, situation)
+
+    def _tell_ending(self, app: DomicileApp, situation: Situation) -> None:
+        done = self.chapter
+        following = self.chapters[self.index + 1]
+
+        def answer(go_on: bool | None) -> None:
+            if go_on:
+                self.next_chapter(app)
+            else:
+                self.ask_to_leave(app, staying=lambda: self._tell_ending(app, situation))
+
+        app.push_screen(screens.ChapterScreen(done, following, situation), answer)
+
+    def next_chapter(self, app: DomicileApp) -> None:
+        if self.last:
+            return
+        self.index += 1
+        self._ending_told = False
+        door = app.door
+        assert door is not None, "the tutorial's first table opened the door"
+        previous = app.session
+        app.connect(self.table(door, app.defaults.player_name))
+        if previous is not None:
+            app.run_worker(previous.close(), group="tutorial", exit_on_error=False)
+
+    # --- leaving ----------------------------------------------------------------------
+
+    def escape(self, app: DomicileApp) -> bool:
+        """Esc at a table screen of the tutorial: leave it (after asking); whether Esc was
+        taken (in a dialog or in the chat line it keeps its usual meaning)."""
+        screen = app.screen
+        if isinstance(screen, ModalScreen) or isinstance(screen.focused, Input):
+            return False
+        if where_of(screen) is None:
+            return False
+        view = app.shown
+        if self.last and view is not None and view.state.outcome is not None:
+            self.leave(app)  # the tutorial is over: nothing to lose
+        else:
+            self.ask_to_leave(app)
+        return True
+
+    def ask_to_leave(self, app: DomicileApp, staying: Callable[[], None] | None = None) -> None:
+        """Ask whether to leave; Ctrl+Q (or Esc) with the question open answers yes."""
+        screen = app.screen
+        if isinstance(screen, screens.ConfirmScreen) and screen.question == LEAVE_QUESTION:
+            screen.close(True)
+            return
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self.leave(app)
+            elif staying is not None:
+                staying()
+
+        app.push_screen(screens.ConfirmScreen(LEAVE_QUESTION), answer)
+
+    def leave(self, app: DomicileApp) -> None:
+        """Back to the front door: the tutorial's table closes."""
+        app.tutorial = None
+        # Whatever dialog is open (a card, a séance) belongs to the table being left.
+        while len(app.screen_stack) > 1 and isinstance(app.screen, ModalScreen):
+            app.pop_screen()
+        session = app.session
+        if session is not None:
+            app.run_worker(session.close(), group="tutorial", exit_on_error=False)

@@ -1,0 +1,54 @@
+"""The tutorial's hint: what to do now and why, under the table's prompt."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, cast
+
+from textual.content import Content
+from textual.widgets import Static
+
+from domicile_tui.tutorial import Step
+
+if TYPE_CHECKING:
+    from domicile_tui.app import DomicileApp
+    from domicile_tui.coach import Coach
+
+LEAVE_KEYS = "Esc: leave"
+
+
+def hint_text(heading: str, step: Step) -> Content:
+    return Content.assemble(
+        ("✦ ", "$accent"),
+        (heading, "bold $primary"),
+        (f"  {LEAVE_KEYS}\n", "$text-muted"),
+        step.text,
+    )
+
+
+class HintBar(Static):
+    """Follows what the screen shows (the game as told, the focus, the Ghost's picks) and
+    shows the coach's hint for it; the coach moves to the next chapter from here."""
+
+    def __init__(self, coach: Coach) -> None:
+        super().__init__(id="tutorial-hint")
+        self.coach = coach
+        self.step: Step | None = None
+
+    def on_mount(self) -> None:
+        screen = self.screen
+        self.watch(self.app, "shown", self._follow, init=False)
+        self.watch(screen, "focused", self._follow, init=False)
+        if "chosen" in type(screen)._reactives:
+            self.watch(screen, "chosen", self._follow, init=False)
+        self._follow()
+
+    def _follow(self, _: object = None) -> None:
+        app = cast("DomicileApp", self.app)
+        if app.tutorial is not self.coach or not self.is_attached:
+            return
+        situation = self.coach.situation(app, self.screen)
+        if situation is None:
+            return
+        self.step = self.coach.hint(situation)
+        self.update(hint_text(self.coach.heading(), self.step))
+        app.call_later(self.coach.seen, app, situation)

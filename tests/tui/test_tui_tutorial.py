@@ -1,0 +1,315 @@
+"""The tutorial, played with the keys a new player presses, and left at every step.
+
+The tutorial's tables are real offline games at fixed seeds; here the bots act
+at once and the séance is told without pauses, so nothing waits on a clock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+from tui_support import DATA_DIR, PACK, settings, settle, view_of, wait_until
+
+from domicile_p2p.rules import Phase, Stage
+from domicile_p2p.transcript.selfplay import PlainPolicy
+from domicile_tui.app import HOLD_AFTER_CLOSE, DomicileApp
+from domicile_tui.connect import TableDoor
+from domicile_tui.pacing import BotPace
+from domicile_tui.screens.card import CardScreen
+from domicile_tui.screens.chapter import ChapterScreen
+from domicile_tui.screens.confirm import ConfirmScreen
+from domicile_tui.screens.culprit import CulpritScreen
+from domicile_tui.screens.end import EndScreen
+from domicile_tui.screens.ghost import GhostScreen
+from domicile_tui.screens.investigator import InvestigatorScreen
+from domicile_tui.screens.lobby import LobbyScreen
+from domicile_tui.screens.seance import SeanceScreen
+from domicile_tui.screens.start import StartScreen
+from domicile_tui.widgets.card import CardTile
+from domicile_tui.widgets.hint import HintBar
+
+WIDE = (120, 36)
+PATIENCE = 3000
+"""Pauses a test waits for the table at most (bots act at once; this is for a loaded machine)."""
+
+
+def tutorial_app(*, plain_bots: bool = False, at_once: bool = True) -> DomicileApp:
+    """``domicile play --tutorial`` (or the front door, with ``at_once`` off), offline."""
+    door = TableDoor(
+        PACK,
+        pace=BotPace(0),
+        lan=False,
+        data_dir=DATA_DIR,
+        **({"policy_factory": lambda s, _p, b: PlainPolicy(s, b)} if plain_bots else {}),
+    )
+    return DomicileApp(
+        door,
+        defaults=settings(),
+        open_at_once=at_once,
+        offline=True,
+        seance_step=0.0,
+        tutorial=at_once,
+    )
+
+
+def hint(app: DomicileApp) -> str:
+    """The step the hint on the screen shows now."""
+    bars = app.screen.query(HintBar)
+    if not bars:
+        return ""
+    step = bars.first(HintBar).step
+    return step.name if step is not None else ""
+
+
+async def until(pilot: Pilot[Any], condition: Callable[[], bool], what: str) -> None:
+    await wait_until(pilot, condition, what=what, steps=PATIENCE)
+
+
+async def hint_is(pilot: Pilot[Any], name: str) -> None:
+    app = pilot.app
+    assert isinstance(app, DomicileApp)
+    await until(pilot, lambda: hint(app) == name, f"the hint {name!r} (now {hint(app)!r})")
+
+
+# --------------------------------------------------------------------------- the steps
+
+
+async def in_the_lobby(pilot: Pilot[Any]) -> None:
+    await until(pilot, lambda: isinstance(pilot.app.screen, LobbyScreen), "the lobby")
+    await hint_is(pilot, "welcome")
+
+
+async def dreams_received(pilot: Pilot[Any]) -> None:
+    await in_the_lobby(pilot)
+    await pilot.press("enter")
+    await hint_is(pilot, "place the marker")
+    assert isinstance(pilot.app.screen, InvestigatorScreen)
+
+
+async def reading_a_dream(pilot: Pilot[Any]) -> None:
+    await dreams_received(pilot)
+    await pilot.press("d")
+    await hint_is(pilot, "read a dream")
+    await pilot.press("i")
+    await until(pilot, lambda: isinstance(pilot.app.screen, CardScreen), "the dream read")
+
+
+async def marker_placed(pilot: Pilot[Any]) -> None:
+    await reading_a_dream(pilot)
+    await pilot.press("escape")
+    await until(pilot, lambda: isinstance(pilot.app.screen, InvestigatorScreen), "the table")
+    await pilot.press("c", "enter")
+    await hint_is(pilot, "lock the marker")
+
+
+async def at_the_seance(pilot: Pilot[Any]) -> None:
+    await marker_placed(pilot)
+    await pilot.press("l")
+    await until(pilot, lambda: isinstance(pilot.app.screen, SeanceScreen), "the séance")
+
+
+async def first_chapter_done(pilot: Pilot[Any]) -> None:
+    await at_the_seance(pilot)
+    await pilot.press("enter")
+    await until(pilot, lambda: isinstance(pilot.app.screen, ChapterScreen), "chapter one's end")
+
+
+async def at_the_ghosts_hand(pilot: Pilot[Any]) -> None:
+    await first_chapter_done(pilot)
+    await pilot.press("enter")
+    await until(pilot, lambda: isinstance(pilot.app.screen, GhostScreen), "the Ghost's screen")
+    await hint_is(pilot, "pick dreams")
+
+
+async def dream_picked(pilot: Pilot[Any]) -> None:
+    await at_the_ghosts_hand(pilot)
+    await pilot.press("1")
+    await hint_is(pilot, "give")
+
+
+async def second_chapter_done(pilot: Pilot[Any]) -> None:
+    await dream_picked(pilot)
+    await pilot.press("g")
+    await until(pilot, lambda: isinstance(pilot.app.screen, ChapterScreen), "chapter two's end")
+
+
+async def in_stage_two(pilot: Pilot[Any]) -> None:
+    app = pilot.app
+    assert isinstance(app, DomicileApp)
+    await second_chapter_done(pilot)
+    await pilot.press("enter")
+    await until(pilot, lambda: isinstance(app.screen, CulpritScreen), "Stage Two")
+    await until(
+        pilot,
+        lambda: app.shown is not None and app.shown.state.phase is Phase.INVESTIGATION,
+        "the group's dreams",
+    )
+    await hint_is(pilot, "accuse")
+
+
+async def suspect_accused(pilot: Pilot[Any]) -> None:
+    await in_stage_two(pilot)
+    await pilot.press("enter")
+    await hint_is(pilot, "lock the accusation")
+
+
+async def at_the_end(pilot: Pilot[Any], *, accused: bool = True) -> None:
+    """Stage Two played as a player would: accuse, lock; follow the other investigator's
+    accusation when they hold to another; close each séance; until the game ends."""
+    app = pilot.app
+    assert isinstance(app, DomicileApp)
+    if accused:
+        await suspect_accused(pilot)
+    for _ in range(PATIENCE):
+        if isinstance(app.screen, EndScreen):
+            break
+        if isinstance(app.screen, SeanceScreen):
+            await pilot.press("enter")
+        elif isinstance(app.screen, CulpritScreen) and app.shown is not None:
+            state = app.shown.state
+            me, other = state.investigator(1), state.investigator(2)
+            focused = app.screen.focused
+            if state.phase is not Phase.INVESTIGATION:
+                pass
+            elif other.locked and other.marker not in (None, me.marker):
+                # Agree with the other investigator: walk to their suspect, accuse it.
+                on = focused.card.id if isinstance(focused, CardTile) else None
+                await pilot.press("enter" if on == other.marker else "down")
+            elif me.marker is None:
+                await pilot.press("enter")
+            elif not me.locked:
+                await pilot.press("l")
+        await pilot.pause(0.01)
+    await until(pilot, lambda: isinstance(app.screen, EndScreen), "the end")
+    await until(pilot, lambda: hint(app) in ("won", "lost"), "the end's hint")
+
+
+# --------------------------------------------------------------------------- whole
+
+
+async def ask_to_leave_and_stay(pilot: Pilot[Any], key: str) -> None:
+    """Press ``key`` to leave, see the question, answer No: the player is where they were."""
+    app = pilot.app
+    before = type(app.screen)
+    await pilot.press(key)
+    await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), f"the question ({key})")
+    assert isinstance(app.screen, ConfirmScreen)
+    assert "Leave the tutorial" in app.screen.question
+    await pilot.press("n")
+    await until(pilot, lambda: type(app.screen) is before, "the screen the player was at")
+    await pilot.pause(HOLD_AFTER_CLOSE + 0.1)  # the dialog's own keys are the table's again
+    assert isinstance(app, DomicileApp) and app.tutorial is not None
+
+
+async def test_the_whole_tutorial_with_the_keys_a_player_presses() -> None:
+    """Every step in turn, as a new player plays them; at each one the player thinks of
+    leaving (Esc at the table, Ctrl+Q over a card or the séance) and stays."""
+    app = tutorial_app()
+    async with app.run_test(size=WIDE) as pilot:
+        await in_the_lobby(pilot)
+        await ask_to_leave_and_stay(pilot, "escape")
+        await pilot.press("enter")
+        await hint_is(pilot, "place the marker")
+        await ask_to_leave_and_stay(pilot, "escape")
+        await pilot.press("d")
+        await hint_is(pilot, "read a dream")
+        await pilot.press("i")
+        await until(pilot, lambda: isinstance(app.screen, CardScreen), "the dream read")
+        await ask_to_leave_and_stay(pilot, "ctrl+q")
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, InvestigatorScreen), "the table")
+        await pilot.press("c", "enter")
+        await hint_is(pilot, "lock the marker")
+        await pilot.press("l")
+        await until(pilot, lambda: isinstance(app.screen, SeanceScreen), "the séance")
+        await ask_to_leave_and_stay(pilot, "ctrl+q")
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, ChapterScreen), "chapter one's end")
+        await ask_to_leave_and_stay(pilot, "escape")  # "Esc: leave the tutorial" on it
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, GhostScreen), "the Ghost's screen")
+        await hint_is(pilot, "pick dreams")
+        await ask_to_leave_and_stay(pilot, "escape")
+        await pilot.press("1")
+        await hint_is(pilot, "give")
+        await pilot.press("g")
+        await until(pilot, lambda: isinstance(app.screen, ChapterScreen), "chapter two's end")
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, CulpritScreen), "Stage Two")
+        await ask_to_leave_and_stay(pilot, "ctrl+q")
+        await at_the_end(pilot, accused=False)
+        state = view_of(app).state
+        assert state.phase is Phase.ENDED and state.stage is Stage.CULPRIT
+        assert app.tutorial is not None and app.tutorial.chapter.number == 3
+        await pilot.press("escape")  # the game is over: nothing to ask
+        await until(pilot, lambda: isinstance(app.screen, StartScreen), "the front door")
+        assert app.tutorial is None and app.session is None
+
+
+async def test_learn_to_play_on_the_front_door_opens_the_tutorial() -> None:
+    app = tutorial_app(at_once=False)
+    async with app.run_test(size=WIDE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, StartScreen), "the front door")
+        await pilot.press("l")
+        await in_the_lobby(pilot)
+        assert app.tutorial is not None and app.tutorial.chapter.number == 1
+
+
+async def test_the_hint_follows_the_focus_not_a_clock() -> None:
+    app = tutorial_app()
+    async with app.run_test(size=WIDE) as pilot:
+        await dreams_received(pilot)
+        await pilot.press("d")
+        await hint_is(pilot, "read a dream")
+        await pilot.press("c")
+        await hint_is(pilot, "place the marker")
+        await pilot.press("t")
+        await hint_is(pilot, "in the chat")
+        await pilot.press("escape")  # in the chat line Esc goes back to the cards
+        await hint_is(pilot, "place the marker")
+        assert not isinstance(app.screen, ConfirmScreen)
+
+
+# --------------------------------------------------------------------------- leaving
+
+LEAVING: dict[str, tuple[Callable[[Pilot[Any]], Awaitable[None]], str]] = {
+    "the lobby, Esc": (in_the_lobby, "escape"),
+    "a dream read, Ctrl+Q": (reading_a_dream, "ctrl+q"),
+    "the séance, Ctrl+Q": (at_the_seance, "ctrl+q"),
+    "a chapter's end, Esc": (first_chapter_done, "escape"),
+    "the Ghost's hand, Ctrl+Q": (at_the_ghosts_hand, "ctrl+q"),
+}
+
+
+@pytest.mark.parametrize("where", LEAVING)
+async def test_leaving_the_tutorial_goes_back_to_the_front_door(where: str) -> None:
+    """Yes to the question, at a table screen or over a dialog: the front door, the app
+    still running, no table left behind."""
+    step, key = LEAVING[where]
+    app = tutorial_app()
+    async with app.run_test(size=WIDE) as pilot:
+        await step(pilot)
+        await settle(pilot)
+        await pilot.press(key)
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+        await pilot.press("y")
+        await until(pilot, lambda: isinstance(app.screen, StartScreen), "the front door")
+        assert app.tutorial is None and app.session is None
+        assert app.is_running, "leaving the tutorial does not quit the app"
+
+
+# --------------------------------------------------------------------------- the look
+
+SIZES = {"120x36": (120, 36), "80x24": (80, 24)}
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_tutorial_step_looks_as_it_should(snap_compare: Any, size: str) -> None:
+    """The hint under the investigator's table, with the protocol's plain bots (they never
+    change, so the snapshot moves only when the client's look does)."""
+    assert snap_compare(
+        tutorial_app(plain_bots=True), terminal_size=SIZES[size], run_before=dreams_received
+    )
