@@ -310,6 +310,16 @@ SIZES = {"120x36": (120, 36), "80x24": (80, 24)}
 def test_a_tutorial_step_looks_as_it_should(snap_compare: Any, size: str) -> None:
     """The hint under the investigator's table, with the protocol's plain bots (they never
     change, so the snapshot moves only when the client's look does)."""
+
+    async def at_rest(pilot: Pilot[Any]) -> None:
+        """The player has dreams and the other investigator has locked: nothing moves until
+        the player does."""
+        app = pilot.app
+        assert isinstance(app, DomicileApp)
+        await dreams_received(pilot)
+        await until(pilot, lambda: view_of(app).state.investigator(2).locked, "B locked")
+        await settle(pilot)
+
     assert snap_compare(
-        tutorial_app(plain_bots=True), terminal_size=SIZES[size], run_before=dreams_received
+        tutorial_app(plain_bots=True), terminal_size=SIZES[size], run_before=at_rest
     )
