@@ -207,6 +207,9 @@ class DomicileApp(App[None]):
         """When the key being handled came in (Textual's clock)."""
         self.exported: Path | None = None
         """Where this game's transcript was exported (``None``: not yet)."""
+        self._joined: tuple[JoinTicket, str] | None = None
+        """The table this player last asked to sit at, and the name: watched instead when
+        its seats turn out to be fixed."""
         self._launch = (open_at_once, offline)
         self._first_frame_seen = False
         self._resuming = resuming
@@ -353,7 +356,27 @@ class DomicileApp(App[None]):
 
     def join(self, ticket: JoinTicket, name: str, role: Role | None) -> None:
         """Take a seat at a table across the network."""
+        self._joined = (ticket, name)
         self._take_seat(lambda door: door.join(ticket, name, role), "the table")
+
+    def spectate(self, ticket: JoinTicket, name: str) -> None:
+        """Watch a table across the network, without a seat (``watch`` is Textual's)."""
+        self._joined = None
+        self._take_seat(lambda door: door.watch(ticket, name), "the table")
+
+    def _offer_to_watch(self, reason: str) -> None:
+        """A seat was refused because the table's seats are fixed: offer to watch instead."""
+        joined = self._joined
+        if joined is None:
+            return
+        ticket, name = joined
+
+        def answer(yes: bool | None) -> None:
+            if yes and self.session is None:
+                self.spectate(ticket, name)
+
+        question = f"{reason[:1].upper()}{reason[1:]}. Watch the game instead?"
+        self.push_screen(screens.ConfirmScreen(question), answer)
 
     def _take_seat(self, open_session: Callable[[TableDoor], TableSession], name: str) -> None:
         if self.door is not None:
@@ -427,7 +450,7 @@ class DomicileApp(App[None]):
                 self.verification = verification
             case TranscriptKept(path):
                 self.kept = path
-            case SessionClosed(reason, failed):
+            case SessionClosed(reason, failed, watchable):
                 self.session = None
                 self.tutorial = None
                 self.lobby = None
@@ -435,6 +458,10 @@ class DomicileApp(App[None]):
                 self.view = None
                 self.glass = None
                 self.status = NOT_AT_A_TABLE
+                if watchable:
+                    self.route()
+                    self._offer_to_watch(reason)
+                    return
                 if failed:
                     self.notify(reason, title="No table", severity="error")
                 else:
@@ -528,7 +555,8 @@ class DomicileApp(App[None]):
             self.route()
             return
         view = self.view
-        if view is None or view.state.phase is Phase.ENDED:
+        watching = self.lobby is not None and self.lobby.watching
+        if view is None or view.state.phase is Phase.ENDED or watching:
             self._send(session.close())
             return
 
@@ -565,8 +593,8 @@ class DomicileApp(App[None]):
         """What quitting now means for this player and the others, asked before it happens
         (``None``: nobody else is affected, quit at once)."""
         lobby = self.lobby
-        if self.session is None or lobby is None or lobby.offline:
-            return None
+        if self.session is None or lobby is None or lobby.offline or lobby.watching:
+            return None  # nobody else is affected (a spectator's leaving changes nothing)
         playing = self.view is not None and not self._game_over()
         if lobby.is_host:
             if playing:

@@ -148,6 +148,21 @@ class TableDoor:
             seance_pause=self._seance_pause,
         )
 
+    def watch(self, ticket: JoinTicket, name: str) -> TableSession:
+        """Watch a table across the network without a seat (the investigators' public view)."""
+        from domicile_p2p.net.wire import Role as WireRole
+        from domicile_tui.networked import NetworkTable  # the network stack, only when needed
+
+        return NetworkTable(
+            self.pack,
+            self.home,
+            name=name,
+            role=WireRole.ANY,
+            ticket=ticket,
+            interface=self.interface,
+            watch=True,
+        )
+
     async def find(self, nameplate: int, within: float) -> list[DiscoveredTable]:
         """The tables numbered ``nameplate`` on the LAN, as soon as one answers (looking for
         up to ``within`` seconds; none then, or when the LAN is off)."""

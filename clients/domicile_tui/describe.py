@@ -82,6 +82,16 @@ def investigator_status(state: GameState, seat: int, pack: Pack) -> str:
     return f"leans to {name}"
 
 
+def watching_prompt(view: View) -> str:
+    """A spectator's line: whose view of the table it sees (a public one), and that it
+    cannot act."""
+    state = view.state
+    if state.phase is Phase.ENDED:
+        return phase_line(state)
+    name = state.config.name(view.seat)
+    return f"Watching: the table as {name} sees it. A spectator cannot play or talk."
+
+
 def your_prompt(view: View, pack: Pack) -> str:
     """What this seat can do right now, in one sentence."""
     state = view.state

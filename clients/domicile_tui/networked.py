@@ -8,6 +8,11 @@ actions.  Hosting runs :func:`~domicile_p2p.net.adapters.host.start_host` in thi
 process (listening, advertising on the LAN, playing the bot seats) and
 seats the player through an in-process link.
 
+A spectator (``watch``) is the same client with a session that takes no seat
+(``PeerSession(watch=True)``): it checks every event as a player does, and
+its views are the investigators' public view of one investigator's seat
+(the first, unless the spectator follows another), with nothing to act on.
+
 This module only translates between that and
 :class:`~domicile_p2p.session.TableSession`: the replica's new events become
 views and chat lines, the host's lobby becomes a :class:`LobbyInfo`, the
@@ -43,7 +48,7 @@ from domicile_p2p.net.errors import (
 from domicile_p2p.net.join.codes import parse_code
 from domicile_p2p.net.join.words import phrase
 from domicile_p2p.net.sessions.peer import PeerSession
-from domicile_p2p.net.wire import Lobby, Role, Starts, TableState
+from domicile_p2p.net.wire import ErrorCode, Lobby, Role, Starts, TableState
 from domicile_p2p.packs import Pack
 from domicile_p2p.rules import (
     GHOST,
@@ -103,6 +108,14 @@ REFIND_WINDOW: Final = 1.0
 HOST_DIR: Final = "host"
 """The hosted table's certificate, key and logs live in this part of the data dir."""
 
+FIRST_FOLLOWED: Final = 1
+"""The investigator seat whose view a spectator sees until it follows another."""
+
+SEATS_FIXED: Final = frozenset({ErrorCode.GAME_STARTED, ErrorCode.TABLE_FULL})
+"""Refusals of a seat after which watching the table is offered instead."""
+
+SPECTATORS_CANNOT_ACT: Final = "You are watching: a spectator cannot play or talk."
+
 
 class NetworkTable:
     """The player's seat at a networked table (see the module docstring)."""
@@ -123,11 +136,15 @@ class NetworkTable:
         seance_pause: float = SEANCE_PAUSE,
         resuming: UnfinishedTable | None = None,
         lan: bool = True,
+        watch: bool = False,
     ) -> None:
         """``lan``: a joined table whose host stops answering is looked for again on the LAN
-        (by mDNS on ``interface``) in case it came back at another address."""
+        (by mDNS on ``interface``) in case it came back at another address.  ``watch``:
+        watch the table (``ticket``) without a seat."""
         if (ticket is None) == (hosting is None):
             raise ValueError("a networked table is either joined (ticket) or hosted (hosting)")
+        if watch and hosting is not None:
+            raise ValueError("a table hosted here has its player seated: it is not watched")
         self.pack = pack
         self.data_dir = data_dir
         self.name = name
@@ -141,6 +158,8 @@ class NetworkTable:
         self._seance_pause = seance_pause
         self._resuming = resuming
         self._lan = lan
+        self.watch = watch
+        self._followed = FIRST_FOLLOWED
         self._address: Address | None = None
         self._away_since: float | None = None
         self._away_ticker: asyncio.Task[None] | None = None
@@ -226,6 +245,7 @@ class NetworkTable:
             name=self.name,
             role=self.role,
             seat=seat,
+            watch=self.watch,
         )
         pins = PinStore.in_data_dir(self.data_dir)
         pin_key = ticket.address.pin_key if ticket.address is not None else None
@@ -353,6 +373,9 @@ class NetworkTable:
         if client is None:
             self._emit(ActionRefused("not at a table"))
             return
+        if self.watch:
+            self._emit(ActionRefused(SPECTATORS_CANNOT_ACT))
+            return
         async with self._acting:
             await self._until_ready(client)
             try:
@@ -369,6 +392,9 @@ class NetworkTable:
             self._emit(ActionRefused(str(error)))
             return
         seat = self._seat
+        if self.watch:
+            self._emit(ActionRefused(SPECTATORS_CANNOT_ACT))
+            return
         if seat is None:
             self._emit(ActionRefused("the table talks once you are seated"))
             return
@@ -427,12 +453,20 @@ class NetworkTable:
             return
         replica = self._replica()
         playing = replica is not None and replica.state is not None
-        text = _why(error, was_seated=self._client is not None and self._client.was_seated)
+        was_seated = self._client is not None and self._client.was_seated
+        text = _why(error, was_seated=was_seated)
         if playing:
             # Keep the table on screen: the game so far can still be read and exported.
             self._emit(StatusChanged(Status(text, Severity.ERROR, connected=False)))
         else:
-            self._fail(text)
+            watchable = (
+                isinstance(error, Refused)
+                and error.code in SEATS_FIXED
+                and not self.watch
+                and not was_seated
+            )
+            # The host's own words ("the game has started at this table...") lead the offer.
+            self._fail(str(error) if watchable else text, watchable=watchable)
 
     async def _until_ready(self, client: PeerClient) -> None:
         seen = client.version
@@ -493,7 +527,8 @@ class NetworkTable:
         if connected and self._connected is not True:
             self._host_back()
             where = "hosted on this laptop" if self.hosting is not None else f"at {self._where()}"
-            self._emit(StatusChanged(Status(f"At the table {where} · code {self._code()}")))
+            at = "Watching the table" if self.watch else "At the table"
+            self._emit(StatusChanged(Status(f"{at} {where} · code {self._code()}")))
         elif not connected and self._connected is True:
             self._host_away()
         if connected or self._connected is True:
@@ -522,7 +557,7 @@ class NetworkTable:
         """Views and chat lines for every move the replica accepted since last time."""
         player = client.session.player
         replica = player.replica
-        seat = client.session.seat
+        seat = self._followed if self.watch else client.session.seat
         if replica is None or seat is None:
             return
         ledger = replica.ledger
@@ -531,7 +566,7 @@ class NetworkTable:
                 return
             self._public = new_game(replica.config, ledger.tableau)
             self._emit(LobbyChanged(self._lobby_info(self._lobby)))
-            latest = player.view()
+            latest = view(self._public, seat) if self.watch else player.view()
             if not ledger.moves and latest is not None:
                 self._emit(ViewChanged(latest))
         moves = ledger.moves[self._moves :]
@@ -567,6 +602,7 @@ class NetworkTable:
         if lobby is None:
             return self._placeholder_lobby()
         seat = self._seat
+        followed = self._followed if self.watch else seat
         seats = tuple(
             SeatInfo(
                 status.seat,
@@ -589,7 +625,7 @@ class NetworkTable:
             table_name=lobby.name,
             difficulty=difficulty,
             seats=seats,
-            your_seat=seat if seat is not None else GHOST,
+            your_seat=followed if followed is not None else GHOST,
             is_host=self.hosting is not None,
             offline=False,
             code=self._code(),
@@ -597,6 +633,7 @@ class NetworkTable:
             fingerprint_phrase=phrase(self._fingerprint) if self._fingerprint else None,
             pack_name=self.pack.name,
             started=started,
+            watching=self.watch,
         )
 
     def _placeholder_lobby(self) -> LobbyInfo:
@@ -613,6 +650,7 @@ class NetworkTable:
                 code=self._code(),
                 address=self._where(),
                 pack_name=self.pack.name,
+                watching=self.watch,
             )
         seats = tuple(
             SeatInfo(
@@ -662,8 +700,8 @@ class NetworkTable:
     def _log(self, event: str, fields: Mapping[str, Any]) -> None:
         """The connection's log (the status bar says what matters of it every second)."""
 
-    def _fail(self, reason: str) -> None:
-        self._emit(SessionClosed(reason, failed=True))
+    def _fail(self, reason: str, *, watchable: bool = False) -> None:
+        self._emit(SessionClosed(reason, failed=True, watchable=watchable))
         self._channel.close()
 
     async def _shut(self) -> None:

@@ -32,11 +32,13 @@ class SetupPage:
 @dataclass(frozen=True, slots=True)
 class JoinPage:
     """The form to join a table: one ``found`` on the LAN, or by code (``by_address``: with
-    where it is); ``lan`` is what the front door had found, to find a code's table."""
+    where it is); ``lan`` is what the front door had found, to find a code's table.
+    ``watch``: the form to watch a table, without a seat."""
 
     found: DiscoveredTable | None = None
     by_address: bool = False
     lan: tuple[DiscoveredTable, ...] = ()
+    watch: bool = False
 
 
 @dataclass(frozen=True, slots=True)

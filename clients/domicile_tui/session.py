@@ -157,6 +157,9 @@ class LobbyInfo:
     starts: Starts | None = None
     """When a networked game begins: every seat held, the owner's start, or a lobby wait
     (``None``: not said, as at an offline table, which its player starts)."""
+    watching: bool = False
+    """This player watches the table without a seat: the investigators' public view, no
+    controls; ``your_seat`` is the investigator whose view is shown."""
 
     @property
     def investigators(self) -> int:
@@ -296,6 +299,9 @@ class SessionClosed:
 
     reason: str
     failed: bool = False
+    watchable: bool = False
+    """The table refused a seat because its seats are fixed (its game has begun) or taken:
+    watching it is offered instead."""
 
 
 SessionEvent = (

@@ -14,7 +14,6 @@ from textual.widgets import Static
 
 from domicile_p2p.packs import Pack
 from domicile_p2p.rules import View
-from domicile_tui.describe import your_prompt
 from domicile_tui.keys import HelpKeys
 from domicile_tui.personas import persona
 from domicile_tui.screens.seeker import INSPECT, SeekerScreen, card_detail
@@ -90,9 +89,9 @@ class CulpritScreen(SeekerScreen):
 
     def compose(self) -> ComposeResult:
         pack = self.table.pack
-        yield TableHeader(pack.name.removeprefix("The "), id="header").data_bind(
-            view=CulpritScreen.view
-        )
+        yield TableHeader(
+            pack.name.removeprefix("The "), watching=self.watching, id="header"
+        ).data_bind(view=CulpritScreen.view)
         yield Static(id="prompt")
         yield SandGlassBar(self.table.clock, id="sandglass").data_bind(glass=CulpritScreen.glass)
         with Horizontal(id="table-body"):
@@ -109,14 +108,16 @@ class CulpritScreen(SeekerScreen):
                 yield VerticalScroll(id="group-dreams")
             with Vertical(id="table-side"):
                 yield Static(id="vote")
-                yield ChatPanel(can_speak=True, id="chat").data_bind(lines=CulpritScreen.chat)
+                yield ChatPanel(can_speak=not self.watching, id="chat").data_bind(
+                    lines=CulpritScreen.chat
+                )
         yield BottomBar(id="bottom").data_bind(status=CulpritScreen.status)
 
     def watch_view(self, view: View | None) -> None:
         if view is None:
             return
         pack = self.table.pack
-        self.query_one("#prompt", Static).update(Content.styled(your_prompt(view, pack), "bold"))
+        self.query_one("#prompt", Static).update(self.prompt(view))
         self.query_one("#vote", Static).update(vote_lines(view, pack))
         self.group_dreams = view.state.group_dreams
         self.call_after_refresh(self.ensure_focus)

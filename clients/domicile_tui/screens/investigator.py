@@ -8,11 +8,9 @@ from typing import ClassVar
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.content import Content
 from textual.widgets import Static
 
 from domicile_p2p.rules import View
-from domicile_tui.describe import your_prompt
 from domicile_tui.keys import HelpKeys
 from domicile_tui.screens.seeker import INSPECT, SeekerScreen, card_detail
 from domicile_tui.widgets.chat import ChatPanel
@@ -49,7 +47,8 @@ class InvestigatorScreen(SeekerScreen):
 
     def compose(self) -> ComposeResult:
         pack = self.table.pack
-        yield TableHeader(pack.name.removeprefix("The "), id="header").data_bind(
+        watching = self.watching
+        yield TableHeader(pack.name.removeprefix("The "), watching=watching, id="header").data_bind(
             view=InvestigatorScreen.view
         )
         yield Static(id="prompt")
@@ -58,22 +57,26 @@ class InvestigatorScreen(SeekerScreen):
         )
         with Horizontal(id="table-body"):
             with Vertical(id="table-main"):
-                yield Tableau(pack, id="tableau").data_bind(view=InvestigatorScreen.view)
+                yield Tableau(pack, watching=watching, id="tableau").data_bind(
+                    view=InvestigatorScreen.view
+                )
                 yield Static(card_detail(None), id="card-detail")
-                yield DreamShelf(pack, id="dreams").data_bind(view=InvestigatorScreen.view)
+                yield DreamShelf(pack, watching=watching, id="dreams").data_bind(
+                    view=InvestigatorScreen.view
+                )
             with Vertical(id="table-side"):
                 yield InvestigatorList(pack, id="investigators").data_bind(
                     view=InvestigatorScreen.view, lobby=InvestigatorScreen.lobby
                 )
-                yield ChatPanel(can_speak=True, id="chat").data_bind(lines=InvestigatorScreen.chat)
+                yield ChatPanel(can_speak=not self.watching, id="chat").data_bind(
+                    lines=InvestigatorScreen.chat
+                )
         yield BottomBar(id="bottom").data_bind(status=InvestigatorScreen.status)
 
     def watch_view(self, view: View | None) -> None:
         if view is None:
             return
-        self.query_one("#prompt", Static).update(
-            Content.styled(your_prompt(view, self.table.pack), "bold")
-        )
+        self.query_one("#prompt", Static).update(self.prompt(view))
         self.call_after_refresh(self.ensure_focus)
 
     def focus_cards(self) -> None:

@@ -102,14 +102,16 @@ def ticket_from_lan(code: JoinCode, matches: Sequence[DiscoveredTable]) -> JoinT
 
 
 class JoinScreen(TableScreen):
-    HELP_TITLE = "Joining a table"
+    HELP_TITLE = "Joining (or watching) a table"
     HELP_KEYS: ClassVar[tuple[HelpKeys, ...]] = (
         HelpKeys(("tab", "shift+tab"), "move between the fields"),
-        HelpKeys(("ctrl+s",), "join"),
+        HelpKeys(("ctrl+s",), "join (on the form to watch: watch)"),
+        HelpKeys(("ctrl+o",), "watch the table without a seat"),
         HelpKeys(("escape",), "back to the front door"),
     )
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+s", "join", "Join"),
+        Binding("ctrl+s", "primary", "Join"),
+        Binding("ctrl+o", "watch", "Watch"),
         Binding("escape", "back", "Back"),
     ]
 
@@ -119,13 +121,16 @@ class JoinScreen(TableScreen):
         self.found = page.found
         self.by_address = page.by_address and page.found is None
         self.lan = page.lan
+        self.watching = page.watch
 
     def compose(self) -> ComposeResult:
         defaults = self.table.defaults
+        doing = "Watch" if self.watching else "Join"
         if self.found is not None:
-            title = f"Join {self.found.advert.name}"
+            title = f"{doing} {self.found.advert.name}"
         else:
-            title = "Join a table by its address" if self.by_address else "Join a table"
+            where = " by its address" if self.by_address else ""
+            title = f"{doing} a table{where}"
         with VerticalScroll(id="setup"):
             yield Static(Content.styled(title, "bold $primary"), classes="setup-title")
             yield Static(Content.styled(FLOURISH, "$secondary"), classes="flourish")
@@ -147,23 +152,37 @@ class JoinScreen(TableScreen):
             with Horizontal(classes="field"):
                 yield Label("Your name", classes="field-label")
                 yield Input(defaults.player_name, id="player-name", max_length=MAX_NAME_LENGTH)
-            with Horizontal(classes="field"):
-                yield Label("Play as", classes="field-label")
-                with RadioSet(id="role"):
-                    yield MarkedRadioButton("any seat", value=True, id="role-any")
-                    yield MarkedRadioButton("an Investigator", id="role-investigator")
-                    yield MarkedRadioButton("the Ghost", id="role-ghost")
+            if not self.watching:
+                with Horizontal(classes="field"):
+                    yield Label("Play as", classes="field-label")
+                    with RadioSet(id="role"):
+                        yield MarkedRadioButton("any seat", value=True, id="role-any")
+                        yield MarkedRadioButton("an Investigator", id="role-investigator")
+                        yield MarkedRadioButton("the Ghost", id="role-ghost")
             yield Static(
                 Content.styled(
                     "The code is the password: the host's screen shows it, and only someone "
-                    "who knows it can sit down.",
+                    "who knows it can sit down or watch.",
                     "italic $text-muted",
                 ),
                 classes="setup-subtitle",
             )
+            if self.watching:
+                yield Static(
+                    Content.styled(
+                        "A spectator sees what every investigator sees (never a secret) "
+                        "and cannot play or talk.",
+                        "italic $text-muted",
+                    ),
+                    classes="setup-subtitle",
+                )
             yield Static("", id="join-progress", classes="setup-subtitle")
             with Horizontal(classes="buttons"):
-                yield Button("Join", id="join", variant="primary")
+                if self.watching:
+                    yield Button("Watch", id="watch", variant="primary")
+                else:
+                    yield Button("Join", id="join", variant="primary")
+                    yield Button("Watch", id="watch")
                 yield Button("Back", id="back")
         yield Footer()
 
@@ -180,6 +199,8 @@ class JoinScreen(TableScreen):
         )
 
     def _role(self) -> Role | None:
+        if self.watching:
+            return None
         if self.query_one("#role-ghost", RadioButton).value:
             return Role.GHOST
         if self.query_one("#role-investigator", RadioButton).value:
@@ -190,8 +211,20 @@ class JoinScreen(TableScreen):
         found = self.query(selector)
         return found.first(Input).value if found else ""
 
+    def action_primary(self) -> None:
+        """Ctrl+S: what this form is for (join, or on the form to watch, watch)."""
+        self._go(watch=self.watching)
+
     @on(Button.Pressed, "#join")
     def action_join(self) -> None:
+        self._go(watch=False)
+
+    @on(Button.Pressed, "#watch")
+    def action_watch(self) -> None:
+        self._go(watch=True)
+
+    def _go(self, *, watch: bool) -> None:
+        """Sit down at (or ``watch``) the table the form describes."""
         try:
             name = clean_name(self._value("#player-name"), "player name")
             ticket = ticket_for(
@@ -202,15 +235,24 @@ class JoinScreen(TableScreen):
                 lan=self.lan,
             )
         except NotHeardYet as error:
-            self._find_and_join(parse_code(self._value("#code")), error.nameplate, name)
+            code = parse_code(self._value("#code"))
+            self._find_and_join(code, error.nameplate, name, watch=watch)
             return
         except (SettingsError, JoinError) as error:
             self.notify(str(error), title="Cannot join", severity="error")
             return
-        self.table.join(ticket, name, self._role())
+        self._sit_down(ticket, name, watch=watch)
+
+    def _sit_down(self, ticket: JoinTicket, name: str, *, watch: bool) -> None:
+        if watch:
+            self.table.spectate(ticket, name)
+        else:
+            self.table.join(ticket, name, self._role())
 
     @work(exclusive=True, group="discovery", exit_on_error=False)
-    async def _find_and_join(self, code: JoinCode, nameplate: int, name: str) -> None:
+    async def _find_and_join(
+        self, code: JoinCode, nameplate: int, name: str, *, watch: bool
+    ) -> None:
         """Wait (up to :data:`LOOK_FOR_TABLE` seconds) for table ``nameplate`` to answer on
         the LAN, saying so, then sit down at it."""
         progress = self.query_one("#join-progress", Static)
@@ -235,7 +277,7 @@ class JoinScreen(TableScreen):
         except JoinError as error:
             self.notify(str(error), title="Cannot join", severity="error")
             return
-        self.table.join(ticket, name, self._role())
+        self._sit_down(ticket, name, watch=watch)
 
     @on(Button.Pressed, "#back")
     def action_back(self) -> None:

@@ -13,7 +13,8 @@ from textual.widget import Widget
 from textual.widgets import Input, Static
 
 from domicile_p2p.packs import DreamCard, InvestigatorCard
-from domicile_p2p.rules import Lock, Place, Unlock
+from domicile_p2p.rules import Lock, Place, Unlock, View
+from domicile_tui.describe import watching_prompt, your_prompt
 from domicile_tui.screens.base import TableScreen
 from domicile_tui.theme import TABLE_STYLES
 from domicile_tui.widgets.card import CardTile
@@ -39,6 +40,9 @@ def card_detail(card: InvestigatorCard | DreamCard | None) -> Content:
 
 LETTER_ACTIONS = frozenset({"lock", "talk", "cards", "dreams", "inspect"})
 """The actions of the investigators' letter keys (L, T, C, D, I and O)."""
+
+PLAYERS_ONLY = frozenset({"lock", "talk", "noop"})
+"""The actions a spectator does not have: it reads the cards, and nothing more."""
 
 INSPECT = Binding("i,o", "inspect", "Read card", priority=True)
 """I (or O): the card under the cursor in full, on every screen that shows cards."""
@@ -68,7 +72,20 @@ class SeekerScreen(TableScreen):
     def on_mount(self) -> None:
         self.watch(self, "focused", self._show_detail)
 
+    @property
+    def watching(self) -> bool:
+        """This player watches the table: the same screen, read only."""
+        lobby = self.table.lobby
+        return lobby is not None and lobby.watching
+
+    def prompt(self, view: View) -> Content:
+        """What this player can do now (a spectator: whose view it sees)."""
+        text = watching_prompt(view) if self.watching else your_prompt(view, self.table.pack)
+        return Content.styled(text, "bold")
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in PLAYERS_ONLY and self.watching:
+            return False
         # The table's letter keys are priority bindings (they act as the key arrives, see
         # ``Board``): in the chat line a letter is a letter.
         return not (action in LETTER_ACTIONS and isinstance(self.focused, Input))
@@ -89,6 +106,9 @@ class SeekerScreen(TableScreen):
     @on(CardTile.Chosen)
     def place(self, message: CardTile.Chosen) -> None:
         view = self.view
+        if self.watching:
+            self.notify("You are watching: a spectator cannot play.")
+            return
         if view is not None:
             self.table.act(Place(view.seat, message.card_id))
 

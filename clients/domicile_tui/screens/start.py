@@ -64,6 +64,7 @@ class StartScreen(TableScreen):
         HelpKeys(("h",), "host a table on this laptop"),
         HelpKeys(("j",), "join a table by its code"),
         HelpKeys(("a",), "join a table by its address"),
+        HelpKeys(("w",), "watch a table by its code, without a seat"),
         HelpKeys(("o",), "play offline against bots"),
         HelpKeys(("l",), "learn to play: a guided first game"),
         HelpKeys(("q",), "quit"),
@@ -73,6 +74,7 @@ class StartScreen(TableScreen):
         Binding("h", "host", "Host"),
         Binding("j", "join_code", "Join by code"),
         Binding("a", "join_address", "By address"),
+        Binding("w", "watch", "Watch"),
         Binding("o", "offline", "Offline"),
         Binding("l", "tutorial", "Learn to play"),
         Binding("q", "quit", "Quit"),
@@ -109,6 +111,7 @@ class StartScreen(TableScreen):
             Option("Host a table on this laptop", id="host"),
             Option("Join a table by its code", id="join-code"),
             Option("Join a table by its address", id="join-address"),
+            Option("Watch a table by its code", id="watch"),
         ]
         return [
             *(options if lan else []),
@@ -196,6 +199,8 @@ class StartScreen(TableScreen):
                 self.action_join_code()
             case "join-address":
                 self.action_join_address()
+            case "watch":
+                self.action_watch()
             case "offline":
                 self.action_offline()
             case "tutorial":
@@ -211,7 +216,7 @@ class StartScreen(TableScreen):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Without the LAN (--offline) the network's keys are not offered at all.
-        if action in ("host", "join_code", "join_address"):
+        if action in ("host", "join_code", "join_address", "watch"):
             return self.table.lan
         return True
 
@@ -237,6 +242,10 @@ class StartScreen(TableScreen):
     def action_join_address(self) -> None:
         if self._lan_only():
             self._join(by_address=True)
+
+    def action_watch(self) -> None:
+        if self._lan_only():
+            self.table.go(JoinPage(lan=self.found, watch=True))
 
     def _setup(self, *, offline: bool) -> None:
         self.table.go(SetupPage(offline=offline))

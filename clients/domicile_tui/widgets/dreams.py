@@ -28,9 +28,11 @@ class DreamShelf(Board):
 
     view: reactive[View | None] = reactive(None)
 
-    def __init__(self, pack: Pack, *, id: str | None = None) -> None:
+    def __init__(self, pack: Pack, *, watching: bool = False, id: str | None = None) -> None:
+        """``watching``: a spectator's shelf (the seat it follows is not "you")."""
         super().__init__(id=id)
         self.pack = pack
+        self.watching = watching
         self._shown: tuple[tuple[str, ...], ...] = ()
 
     def _holdings(self, view: View) -> tuple[tuple[str, ...], ...]:
@@ -45,7 +47,8 @@ class DreamShelf(Board):
         for seat in shelf_order(view):
             dreams = view.state.investigator(seat).dreams
             look = persona(seat)
-            who = "Your dreams" if seat == view.seat else f"{config.name(seat)}'s dreams"
+            yours = seat == view.seat and not self.watching
+            who = "Your dreams" if yours else f"{config.name(seat)}'s dreams"
             count = f"  {len(dreams)}" if dreams else "  none yet"
             title = Content.assemble(look.tag(), " ", (who, "bold"), (count, "$text-muted"))
             yield Static(title, classes="shelf-title" + (" -you" if seat == view.seat else ""))

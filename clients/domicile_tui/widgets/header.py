@@ -22,15 +22,17 @@ from domicile_tui.widgets.calendar import calendar_line
 class TableHeader(Horizontal):
     view: reactive[View | None] = reactive(None)
 
-    def __init__(self, place: str, *, id: str | None = None) -> None:
+    def __init__(self, place: str, *, watching: bool = False, id: str | None = None) -> None:
+        """``watching``: a spectator's screen (it watches a seat; it is nobody)."""
         super().__init__(id=id)
         self.place = place
+        self.watching = watching
 
     def compose(self) -> ComposeResult:
         yield Static(id="header-pack")
         yield Static(id="header-place")
         yield Static(id="header-calendar")
-        yield Static("you are ", id="header-you-are")
+        yield Static("watching " if self.watching else "you are ", id="header-you-are")
         yield Static(id="header-name")
         yield Static(id="header-title")
 

@@ -71,7 +71,9 @@ class InvestigatorList(Static):
             look = persona(seat)
             investigator = state.investigator(seat)
             kind = seat_kind(self.lobby, seat)
-            who = " (you)" if seat == view.seat else " (bot)" if kind is SeatKind.BOT else ""
+            watching = self.lobby is not None and self.lobby.watching
+            you = " (watched)" if watching else " (you)"
+            who = you if seat == view.seat else " (bot)" if kind is SeatKind.BOT else ""
             name = Content.assemble(
                 look.tag(), " ", (state.config.name(seat), "bold"), (who, "$text-muted")
             )

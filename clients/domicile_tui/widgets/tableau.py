@@ -39,9 +39,11 @@ class Tableau(Board):
 
     view: reactive[View | None] = reactive(None)
 
-    def __init__(self, pack: Pack, *, id: str | None = None) -> None:
+    def __init__(self, pack: Pack, *, watching: bool = False, id: str | None = None) -> None:
+        """``watching``: a spectator's tableau (what the seat it follows seeks)."""
         super().__init__(id=id)
         self.pack = pack
+        self.watching = watching
         self._dealt: tuple[tuple[str, ...], ...] = ()
         self._seeking: Category | None = None
 
@@ -91,7 +93,8 @@ class Tableau(Board):
         mine = None if view.seat == GHOST else state.investigator(view.seat).marker
         for category in CATEGORY_ORDER:
             header = self.query_one(f"#header-{category.value}", Static)
-            header.update(_header(category, seeking, len(state.tableau.cards(category))))
+            count = len(state.tableau.cards(category))
+            header.update(_header(category, seeking, count, watching=self.watching))
             header.set_class(category is seeking, "-seek")
         for tile in self.query(CardTile):
             tile.markers = markers_on(state, tile.card.id)
@@ -111,8 +114,12 @@ class Tableau(Board):
             self.screen.set_focus(candidates[0])
 
 
-def _header(category: Category, seeking: Category | None, count: int) -> Content:
+def _header(
+    category: Category, seeking: Category | None, count: int, *, watching: bool = False
+) -> Content:
     label = Content.styled(category.label.upper(), "bold")
     if category is seeking:
-        return Content.assemble(label, ("  ◂ you seek", "bold $primary"))
+        return Content.assemble(
+            label, ("  ◂ sought" if watching else "  ◂ you seek", "bold $primary")
+        )
     return Content.assemble(label, (f"  {count}", "$text-muted"))

@@ -1,0 +1,221 @@
+"""Watching a table from the client: the front door's Watch, the join form's, a late joiner
+offered to watch, and the investigators' public view with nothing to act on.
+
+The table is hosted on 127.0.0.1 by bots, but for seat 1: a bot of this test plays it
+into the game and leaves, so the game waits there (a seat away holds the table) for as
+long as the test looks, whatever the machine's load; then it comes back and finishes."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from test_tui_network import LOOPBACK, WIDE, door, long_wait
+from textual.widgets import Input, OptionList, RadioSet
+from tui_support import PACK, close_seance, record_notifications, rendered, settings, view_of
+
+from domicile_p2p.identity import load_or_create_identity
+from domicile_p2p.net.adapters.bot import BotBrain, run_bot
+from domicile_p2p.net.adapters.client import PeerClient, websocket_dialer
+from domicile_p2p.net.adapters.host import HostConfig, RunningHost, start_host
+from domicile_p2p.net.adapters.pins import PinStore
+from domicile_p2p.net.adapters.seat_secrets import SeatSecrets
+from domicile_p2p.net.address import Address
+from domicile_p2p.net.join.codes import parse_code
+from domicile_p2p.net.sessions.peer import PeerSession
+from domicile_tui.app import DomicileApp
+from domicile_tui.screens.confirm import ConfirmScreen
+from domicile_tui.screens.end import EndScreen
+from domicile_tui.screens.investigator import InvestigatorScreen
+from domicile_tui.screens.join import JoinScreen
+from domicile_tui.screens.start import StartScreen
+from domicile_tui.ticket import JoinTicket
+from domicile_tui.widgets.chat import ChatPanel
+from domicile_tui.widgets.investigators import InvestigatorList
+from domicile_tui.widgets.status_bar import StatusBar
+
+
+async def bots_table(data_dir: Path) -> RunningHost:
+    """The Ghost and investigator 2 are the host's bots; seat 1 is this test's."""
+    return await start_host(
+        HostConfig(
+            data_dir=data_dir,
+            name="Friday",
+            interface=LOOPBACK,
+            port=0,
+            investigators=2,
+            bot_seats=frozenset({2}),
+            ghost_bot=True,
+            advertise=False,
+            pack=PACK,
+        )
+    )
+
+
+def seat_one(data_dir: Path, host: RunningHost) -> tuple[PeerClient, BotBrain]:
+    """A bot client for seat 1 (the same ``data_dir`` takes the same seat back)."""
+    code = parse_code(host.tables()[0].code)
+    address = Address(LOOPBACK, host.port)
+    pins = PinStore.in_data_dir(data_dir)
+    session = PeerSession(
+        load_or_create_identity(data_dir), code.nameplate, code=code, name="Mina", seat=1
+    )
+    client = PeerClient(
+        session,
+        websocket_dialer(address, pins),
+        SeatSecrets(data_dir),
+        pins=pins,
+        pin_key=address.pin_key,
+    )
+    return client, BotBrain(session, seed=1)
+
+
+async def into_the_game_and_away(data_dir: Path, host: RunningHost) -> None:
+    """Seat 1 plays until the game is in play, then leaves: the table waits for it."""
+    client, brain = seat_one(data_dir, host)
+    playing = asyncio.create_task(run_bot(client, brain))
+    try:
+        for _ in range(3000):
+            if client.session.player.playing or playing.done():
+                break
+            await asyncio.sleep(0.01)
+        assert client.session.player.playing, "seat 1 never got into the game"
+    finally:
+        playing.cancel()
+        await asyncio.gather(playing, return_exceptions=True)
+
+
+def events_at(host: RunningHost) -> int:
+    game = host.rooms[next(iter(host.rooms))].game
+    return 0 if game is None else len(game.events)
+
+
+def ticket(host: RunningHost) -> JoinTicket:
+    return JoinTicket(parse_code(host.tables()[0].code), Address(LOOPBACK, host.port))
+
+
+async def test_watch_from_the_join_form_shows_the_public_table_with_nothing_to_act_on(
+    tmp_path: Path,
+) -> None:
+    host = await bots_table(tmp_path / "host")
+    try:
+        await into_the_game_and_away(tmp_path / "mina", host)
+        app = DomicileApp(
+            door(tmp_path / "me"), defaults=settings(), open_at_once=False, seance_step=0
+        )
+        async with app.run_test(size=WIDE) as pilot:
+            shown = record_notifications(app)
+            await long_wait(pilot, lambda: isinstance(app.screen, StartScreen), "the door")
+            await pilot.press("a")
+            await long_wait(pilot, lambda: isinstance(app.screen, JoinScreen), "the join form")
+            app.screen.query_one("#code", Input).value = host.tables()[0].code
+            app.screen.query_one("#address", Input).value = f"wss://{LOOPBACK}:{host.port}"
+            await pilot.press("ctrl+o")
+            await long_wait(pilot, lambda: isinstance(app.screen, InvestigatorScreen), "watching")
+            lobby = app.lobby
+            assert lobby is not None and lobby.watching and lobby.your_seat == 1
+            view = view_of(app)
+            assert view.seat == 1 and view.ghost is None, "the investigators' public view"
+            screen = app.screen
+            assert not screen.query_one(ChatPanel).query(Input), "a spectator has no chat line"
+            assert "Watching: the table as Mina sees it" in rendered(screen.query_one("#prompt"))
+            assert "Mina (watched)" in rendered(screen.query_one(InvestigatorList))
+            await long_wait(
+                pilot,
+                lambda: "Watching the table" in rendered(app.screen.query_one(StatusBar)),
+                "the status",
+            )
+            before = events_at(host)
+            await pilot.press("enter", "l", "t")
+            await long_wait(pilot, lambda: bool(shown), "a word about the Enter")
+            assert "a spectator cannot play" in shown[-1]
+            assert isinstance(app.screen, InvestigatorScreen)
+            assert events_at(host) == before, "nothing a spectator presses reaches the table"
+            # Seat 1 comes back: the spectator follows the game, live, to its end.
+            client, brain = seat_one(tmp_path / "mina", host)
+            finishing = asyncio.create_task(run_bot(client, brain))
+            await long_wait(pilot, lambda: finishing.done(), "the rest of the game")
+            outcome = finishing.result()
+            for _ in range(3000):  # the spectator reads each séance, as a player does
+                if isinstance(app.screen, EndScreen):
+                    break
+                await close_seance(pilot) or await pilot.pause(0.01)
+            assert isinstance(app.screen, EndScreen), app.screen
+            await long_wait(pilot, lambda: app.verification is not None, "the proof")
+            assert app.verification is not None and app.verification.ok
+            assert app.verification.reveal is not None
+            watched = tmp_path / "watched.jsonl"
+            app.export_transcript(watched)  # as E on the end screen does
+            await long_wait(pilot, lambda: app.exported == watched, "the export")
+            archive = tmp_path / "host" / "games" / f"{host_game_id(host)}.json"
+            await long_wait(pilot, archive.exists, "the host's archive")
+            assert watched.read_bytes() == archive.read_bytes()
+            assert watched.read_bytes().count(b"\n") == len(outcome.events)
+            await pilot.press("escape")  # a spectator leaves without being asked
+            await long_wait(pilot, lambda: isinstance(app.screen, StartScreen), "the door")
+    finally:
+        await host.close()
+
+
+def host_game_id(host: RunningHost) -> str:
+    game = host.rooms[next(iter(host.rooms))].game
+    assert game is not None
+    return game.game_id
+
+
+async def test_a_late_joiner_is_offered_to_watch_instead_of_a_refusal(tmp_path: Path) -> None:
+    host = await bots_table(tmp_path / "host")
+    try:
+        await into_the_game_and_away(tmp_path / "mina", host)
+        app = DomicileApp(
+            door(tmp_path / "me"), defaults=settings(), open_at_once=False, seance_step=0
+        )
+        async with app.run_test(size=WIDE) as pilot:
+            shown = record_notifications(app)
+            await long_wait(pilot, lambda: isinstance(app.screen, StartScreen), "the door")
+            app.join(ticket(host), "Ada", None)
+            await long_wait(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the offer")
+            question = app.screen.question  # type: ignore[attr-defined]
+            assert "The game has started at this table" in question
+            assert question.endswith("Watch the game instead?")
+            assert not shown, "no refusal is shown beside the offer"
+            await pilot.press("y")
+            await long_wait(pilot, lambda: isinstance(app.screen, InvestigatorScreen), "watching")
+            assert app.lobby is not None and app.lobby.watching
+            assert view_of(app).ghost is None
+    finally:
+        await host.close()
+
+
+async def test_a_late_joiner_who_declines_is_back_at_the_front_door(tmp_path: Path) -> None:
+    host = await bots_table(tmp_path / "host")
+    try:
+        await into_the_game_and_away(tmp_path / "mina", host)
+        app = DomicileApp(
+            door(tmp_path / "me"), defaults=settings(), open_at_once=False, seance_step=0
+        )
+        async with app.run_test(size=WIDE) as pilot:
+            await long_wait(pilot, lambda: isinstance(app.screen, StartScreen), "the door")
+            app.join(ticket(host), "Ada", None)
+            await long_wait(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the offer")
+            await pilot.press("n")
+            await long_wait(pilot, lambda: isinstance(app.screen, StartScreen), "the door")
+            assert app.session is None
+    finally:
+        await host.close()
+
+
+async def test_the_front_door_offers_to_watch_by_code(tmp_path: Path) -> None:
+    app = DomicileApp(door(tmp_path), defaults=settings(), open_at_once=False, seance_step=0)
+    async with app.run_test(size=WIDE) as pilot:
+        await long_wait(pilot, lambda: isinstance(app.screen, StartScreen), "the door")
+        menu = app.screen.query_one("#menu", OptionList)
+        prompts = [str(menu.get_option_at_index(i).prompt) for i in range(menu.option_count)]
+        assert "Watch a table by its code" in prompts
+        await pilot.press("w")
+        await long_wait(pilot, lambda: isinstance(app.screen, JoinScreen), "the form")
+        screen: Any = app.screen
+        assert screen.watching and not screen.query(RadioSet), "no seat to choose"
+        assert "Watch a table" in rendered(screen.query_one(".setup-title"))
+        assert [button.id for button in screen.query("Button")] == ["watch", "back"]
