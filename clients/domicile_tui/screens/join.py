@@ -105,7 +105,7 @@ class JoinScreen(TableScreen):
     HELP_TITLE = "Joining (or watching) a table"
     HELP_KEYS: ClassVar[tuple[HelpKeys, ...]] = (
         HelpKeys(("tab", "shift+tab"), "move between the fields"),
-        HelpKeys(("ctrl+s",), "join (on the form to watch: watch)"),
+        HelpKeys(("enter", "ctrl+s"), "join (on the form to watch: watch)"),
         HelpKeys(("ctrl+o",), "watch the table without a seat"),
         HelpKeys(("escape",), "back to the front door"),
     )
@@ -278,6 +278,11 @@ class JoinScreen(TableScreen):
             self.notify(str(error), title="Cannot join", severity="error")
             return
         self._sit_down(ticket, name, watch=watch)
+
+    @on(Input.Submitted)
+    def _submitted(self) -> None:
+        """Enter in any field does what Ctrl+S does (the code is often all there is to type)."""
+        self.action_primary()
 
     @on(Button.Pressed, "#back")
     def action_back(self) -> None:

@@ -57,7 +57,7 @@ class HostSetupScreen(TableScreen):
     HELP_TITLE = "Setting up a table"
     HELP_KEYS: ClassVar[tuple[HelpKeys, ...]] = (
         HelpKeys(("tab", "shift+tab"), "move between the fields"),
-        HelpKeys(("ctrl+s",), "open the table"),
+        HelpKeys(("enter", "ctrl+s"), "open the table"),
         HelpKeys(("escape",), "back to the front door"),
     )
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -204,6 +204,11 @@ class HostSetupScreen(TableScreen):
             self.notify(str(error), title="Cannot open the table", severity="error")
             return
         self.table.sit_down(settings, offline=self.offline)
+
+    @on(Input.Submitted)
+    def _submitted(self) -> None:
+        """Enter in a name field opens the table, as the button does."""
+        self.action_open_table()
 
     @on(Button.Pressed, "#back")
     def action_back(self) -> None:
