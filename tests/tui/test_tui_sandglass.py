@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,8 +18,10 @@ from textual.pilot import Pilot
 from textual.widgets import Select, Static
 from tui_support import DATA_DIR, PACK, SEED, begin, rendered, settings, settle, view_of, wait_until
 
-from domicile_p2p.packs import Pack
-from domicile_p2p.rules import GHOST, Phase, View
+from domicile_p2p.packs import Pack, load_pack
+from domicile_p2p.rules import GHOST, CulpritSeance, Phase, Seance, View, view
+from domicile_p2p.transcript import Replica
+from domicile_p2p.transcript.files import read_transcript
 from domicile_p2p.transcript.selfplay import PlainPolicy
 from domicile_tui.app import DomicileApp
 from domicile_tui.connect import TableDoor
@@ -28,7 +31,7 @@ from domicile_tui.pages import SetupPage
 from domicile_tui.sandglass import Glass
 from domicile_tui.screens.ghost import GhostScreen
 from domicile_tui.screens.investigator import InvestigatorScreen
-from domicile_tui.screens.seance import SeanceScreen
+from domicile_tui.screens.seance import Judgement, SeanceScreen, judgements
 from domicile_tui.screens.setup import HostSetupScreen
 from domicile_tui.screens.start import StartScreen
 from domicile_tui.session import Role
@@ -258,3 +261,35 @@ async def glass_half_run(pilot: Pilot[Any]) -> None:
 def test_the_sand_glass_looks_as_it_should(snap_compare: Any, size: tuple[int, int]) -> None:
     app = timed_app(Role.INVESTIGATOR, FrozenClock(), Hourglass())
     assert snap_compare(app, terminal_size=size, run_before=glass_half_run)
+
+
+# --------------------------------------------------------------------------- the séance
+
+
+def test_the_seance_tells_who_made_no_guess_in_both_stages() -> None:
+    """The protocol's time-up game: time runs out on day 2 (one marker locked by the clock,
+    one seat without a marker) and on day 7 in Stage Two (the group agreed on no one)."""
+    root = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
+    pack = load_pack(root / "packs" / "vectors", announce_warnings=False)
+    events = read_transcript(root / "games" / "time-up.jsonl")
+    replica = Replica(events[0], authenticated=True)
+    told: list[tuple[int, tuple[Judgement, ...]]] = []
+    for event in events[1:]:
+        before = replica.state
+        replica.receive_authenticated(event)
+        action = dict(replica.ledger.moves).get(event.seq)
+        if before is None or not isinstance(action, Seance | CulpritSeance):
+            continue
+        clocked = bool(before.no_guess) or (
+            isinstance(action, CulpritSeance) and before.accusation is None
+        )
+        if clocked:
+            told.append((before.day, judgements(view(before, 1), action, pack)))
+    (day, stage_one), (last_day, stage_two) = told
+    assert day == 2 and last_day == 7
+    # Seat 1's marker was locked where it stood by the clock (and was right); seat 2 had none.
+    assert [(j.seat, j.no_guess, j.correct) for j in stage_one] == [
+        (1, False, True),
+        (2, True, False),
+    ]
+    assert stage_two == (Judgement(0, "The group", "no one", False, no_guess=True),)
