@@ -761,6 +761,7 @@ def resumed_settings(unfinished: UnfinishedTable, player_name: str) -> TableSett
         role=SessionRole.GHOST if owner == GHOST else SessionRole.INVESTIGATOR,
         difficulty=config.difficulty,
         investigators=config.investigators,
+        timer=config.timer,
     )
 
 

@@ -18,13 +18,17 @@ from textual.pilot import Pilot
 from textual.widgets import Select, Static
 from tui_support import DATA_DIR, PACK, SEED, begin, rendered, settings, settle, view_of, wait_until
 
+from domicile_p2p.net.adapters.store import StoredTable, UnfinishedTable
+from domicile_p2p.net.join.codes import parse_code
+from domicile_p2p.net.sessions.room import RoomConfig
 from domicile_p2p.packs import Pack, load_pack
-from domicile_p2p.rules import GHOST, CulpritSeance, Phase, Seance, View, view
+from domicile_p2p.rules import GHOST, CulpritSeance, Difficulty, Phase, Seance, View, view
 from domicile_p2p.transcript import Replica
 from domicile_p2p.transcript.files import read_transcript
 from domicile_p2p.transcript.selfplay import PlainPolicy
 from domicile_tui.app import DomicileApp
 from domicile_tui.connect import TableDoor
+from domicile_tui.networked import resumed_settings
 from domicile_tui.offline import OfflineTable
 from domicile_tui.pacing import BotPace
 from domicile_tui.pages import SetupPage
@@ -293,3 +297,10 @@ def test_the_seance_tells_who_made_no_guess_in_both_stages() -> None:
         (2, True, False),
     ]
     assert stage_two == (Judgement(0, "The group", "no one", False, no_guess=True),)
+
+
+def test_a_resumed_laptop_table_keeps_its_sand_glass() -> None:
+    code = parse_code("4-wheat-owl")
+    config = RoomConfig(4, code, "Friday", 3, Difficulty.NORMAL, timer=90)
+    unfinished = UnfinishedTable(StoredTable(config, frozenset({2, 3}), owner=1), day=2)
+    assert resumed_settings(unfinished, "Ada").timer == 90
