@@ -30,7 +30,7 @@ from textual.theme import Theme
 
 from domicile_p2p.rules import GHOST, Action, CulpritSeance, Phase, Seance, Stage, View
 from domicile_tui import screens
-from domicile_tui.keys import CARDS, EVERYWHERE
+from domicile_tui.keys import CARDS, EVERYWHERE, TUTORIAL
 from domicile_tui.pages import FrontPage, JoinPage, ReplayPage, SetupPage, StartPage
 from domicile_tui.sandglass import Glass, follow
 from domicile_tui.session import (
@@ -664,7 +664,10 @@ class DomicileApp(App[None]):
 
     def action_help(self) -> None:
         if not isinstance(self.screen, screens.HelpScreen):
-            self.push_screen(screens.HelpScreen(help_sections(type(self.screen))))
+            sections = help_sections(type(self.screen))
+            if self.tutorial is not None:
+                sections.insert(1, ("The tutorial", TUTORIAL))
+            self.push_screen(screens.HelpScreen(sections))
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield SystemCommand("Help", "Every key of every screen", self.action_help)

@@ -56,6 +56,13 @@ EVERYWHERE: Final = (
     HelpKeys(("ctrl+q",), "quit"),
 )
 
+TUTORIAL: Final = (
+    HelpKeys(("escape",), "leave the tutorial, after asking (in the chat line: back to the cards)"),
+    HelpKeys(("ctrl+q",), "leave the tutorial, after asking (back to the front door)"),
+    HelpKeys(("enter",), "between two chapters: go on to the next"),
+)
+"""The tutorial's own keys (the hint under the table names the others as they come)."""
+
 CARDS: Final = (
     HelpKeys(("up", "down", "left", "right"), "move between cards"),
     HelpKeys(("enter", "space"), "choose the card (or open a dream to read it)"),

@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from tui_support import DATA_DIR, PACK, settings, settle, view_of, wait_until
+from textual.widgets import Static
+from tui_support import DATA_DIR, PACK, rendered, settings, settle, view_of, wait_until
 
 from domicile_p2p.rules import Phase, Stage
 from domicile_p2p.transcript.selfplay import PlainPolicy
@@ -271,6 +272,36 @@ async def test_the_hint_follows_the_focus_not_a_clock() -> None:
         await pilot.press("escape")  # in the chat line Esc goes back to the cards
         await hint_is(pilot, "place the marker")
         assert not isinstance(app.screen, ConfirmScreen)
+
+
+async def test_the_help_says_what_the_game_is_and_how_to_leave_the_tutorial() -> None:
+    from domicile_tui.screens.help import HelpScreen
+
+    app = tutorial_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await dreams_received(pilot)
+        await pilot.press("question_mark")
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen), "the help")
+        intro = rendered(app.screen.query_one(".help-intro", Static))
+        assert "dream cards" in intro and "domicile play --tutorial" in intro
+        sections = [rendered(s) for s in app.screen.query(".help-section")]
+        assert sections[0].startswith("The investigator's table (Stage One)")
+        assert sections[1].startswith("The tutorial")
+        assert "leave the tutorial, after asking" in sections[1]
+
+
+def test_domicile_play_tutorial_opens_it_and_refuses_resume() -> None:
+    import argparse
+
+    from domicile_p2p.cli import CommandError
+    from domicile_tui.cli import play, register
+
+    parser = argparse.ArgumentParser(prog="domicile")
+    register(parser.add_subparsers(dest="command"))
+    assert parser.parse_args(["play", "--tutorial"]).tutorial
+    assert not parser.parse_args(["play"]).tutorial
+    with pytest.raises(CommandError, match="--tutorial plays a game of its own: drop --resume"):
+        play(parser.parse_args(["play", "--tutorial", "--resume", "--name", "Ada"]))
 
 
 # --------------------------------------------------------------------------- leaving

@@ -20,6 +20,16 @@ HelpSection = tuple[str, Sequence[HelpKeys]]
 
 KEY_COLUMN = 16
 
+THE_GAME = (
+    "A Ghost haunts this house and may never speak: it sends dream cards. Each "
+    "investigator finds, one a round, a Character, then a Location, then an Item on "
+    "the tableau: read your dreams, put your marker on the card they point to "
+    "(Enter) and lock it (L); the séance says who was right. With all three found, "
+    "everyone names the culprit together. Seven days, then the Ghost stays forever. "
+    "New to it? Learn to play on the front door (L), or domicile play --tutorial."
+)
+"""The game in a few lines, above the keys: the help is for players, not a rule book."""
+
 
 def section_text(title: str, keys: Sequence[HelpKeys]) -> Content:
     width = max(KEY_COLUMN, *(len(entry.label) + 2 for entry in keys))
@@ -48,6 +58,7 @@ class HelpScreen(PopUp[None]):
             yield Static(Content.styled("Keys of the manor", "bold"), classes="help-title")
             yield Static(FLOURISH, classes="flourish")
             with VerticalScroll(id="help-scroll"):
+                yield Static(Content.styled(THE_GAME, "italic"), classes="help-intro")
                 for title, keys in self.sections:
                     yield Static(section_text(title, keys), classes="help-section")
             yield Static(Content.styled("Esc or ? to close", "$text-muted"), classes="hint")
