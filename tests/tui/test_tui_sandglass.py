@@ -162,6 +162,7 @@ async def test_an_investigator_watches_the_glass_drain_until_the_host_calls_time
         await settle(pilot)
         assert isinstance(app.screen, InvestigatorScreen)
         assert "1:00 left" in bar_text(app)
+        await wait_until(pilot, lambda: bool(hourglass.turned), what="the table's glass")
         assert hourglass.turned == [TIMER]  # the offline table keeps the same glass
         clock.now += 45
         await redraw(pilot)
@@ -201,6 +202,8 @@ async def test_the_ghost_sees_the_same_glass_and_a_new_one_each_day() -> None:
             clock.now += 50
             await redraw(pilot)
             assert "0:10 left" in bar_text(app)
+            # The table's glass is turned (its wait begun) before the test runs it out.
+            await wait_until(pilot, lambda d=day: len(hourglass.turned) == d, what="the turn")
             hourglass.run_out()
             await wait_until(pilot, lambda: isinstance(app.screen, SeanceScreen), what="séance")
             await settle(pilot)
