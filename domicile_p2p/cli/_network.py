@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from domicile_p2p.cli import CommandError
 from domicile_p2p.identity import Identity, IdentityError, default_data_dir, load_or_create_identity
+from domicile_p2p.net.adapters.bot import BotOutcome
 from domicile_p2p.net.adapters.client import PeerClient, websocket_dialer
 from domicile_p2p.net.adapters.logs import json_lines
 from domicile_p2p.net.adapters.pins import PinStore
@@ -111,6 +112,43 @@ def network_errors() -> Iterator[None]:
         raise CommandError(str(exc), EXIT_UNREACHABLE) from None
     except NetError as exc:  # a bad event, a misbehaving host, or what the caller adds
         raise CommandError(str(exc), EXIT_INVALID) from None
+
+
+def add_games_options(parser: argparse.ArgumentParser, *, stays: str) -> None:
+    """``--games N`` (how many of the table's games to ``stays``) and ``--transcript-dir``."""
+    parser.add_argument(
+        "--games",
+        type=int,
+        default=1,
+        metavar="N",
+        help=f"{stays} N of the table's games (0: as many as it plays; default 1)",
+    )
+    parser.add_argument(
+        "--transcript-dir",
+        metavar="DIR",
+        help="write each game's transcript, as it ends, to DIR/GAME_ID.jsonl",
+    )
+
+
+def games_wanted(args: argparse.Namespace) -> int | None:
+    """``--games`` as a session takes it (``None``: every game the table plays)."""
+    if args.games < 0:
+        raise CommandError("--games is 0 (as many as the table plays) or more")
+    return args.games or None
+
+
+def game_ended(args: argparse.Namespace, games: list[BotOutcome]) -> Callable[[BotOutcome], None]:
+    """What to do as each game ends: keep it in ``games``, write it to ``--transcript-dir``,
+    and print its verdict."""
+
+    def ended(outcome: BotOutcome) -> None:
+        games.append(outcome)
+        if args.transcript_dir and outcome.game_id is not None:
+            path = Path(args.transcript_dir) / f"{outcome.game_id}.jsonl"
+            write_transcript_file(path, outcome.events)
+        print(outcome.report.summary, flush=True)
+
+    return ended
 
 
 def keep_transcript(args: argparse.Namespace, events: Iterable[Event]) -> None:

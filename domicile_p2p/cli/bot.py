@@ -23,18 +23,19 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-from pathlib import Path
 
 from domicile_p2p.cli import CommandError
 from domicile_p2p.cli._network import (
     EXIT_INVALID,
+    add_games_options,
     add_table_options,
+    game_ended,
+    games_wanted,
     identity_of,
     keep_transcript,
     network_errors,
     peer_client,
     table_code,
-    write_transcript_file,
 )
 from domicile_p2p.net.adapters.bot import BotBrain, BotOutcome, run_bot
 from domicile_p2p.net.sessions.peer import PeerSession
@@ -56,18 +57,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--bot-delay", type=float, default=0.0, metavar="S", help="seconds before each move"
     )
     parser.add_argument("--seed", type=int, help="the bot's decisions (default: random)")
-    parser.add_argument(
-        "--games",
-        type=int,
-        default=1,
-        metavar="N",
-        help="stay seated through N of the table's games (0: as many as it plays; default 1)",
-    )
-    parser.add_argument(
-        "--transcript-dir",
-        metavar="DIR",
-        help="write each game's transcript, as it ends, to DIR/GAME_ID.jsonl",
-    )
+    add_games_options(parser, stays="stay seated through")
     parser.set_defaults(handler=run)
 
 
@@ -82,28 +72,19 @@ async def play(args: argparse.Namespace) -> tuple[BotOutcome, list[BotOutcome]]:
         role=role,
         seat=args.seat,
         bot=True,
-        games=args.games or None,
+        games=games_wanted(args),
     )
     client = peer_client(args, session)
     brain = BotBrain(session, seed=args.seed)
     games: list[BotOutcome] = []
-
-    def ended(outcome: BotOutcome) -> None:
-        games.append(outcome)
-        if args.transcript_dir and outcome.game_id is not None:
-            path = Path(args.transcript_dir) / f"{outcome.game_id}.jsonl"
-            write_transcript_file(path, outcome.events)
-        print(outcome.report.summary, flush=True)
-
-    last = await run_bot(client, brain, delay=args.bot_delay, on_game=ended)
+    last = await run_bot(client, brain, delay=args.bot_delay, on_game=game_ended(args, games))
     return last, games
 
 
 def run(args: argparse.Namespace) -> int:
     if args.bot_delay < 0:
         raise CommandError("--bot-delay cannot be negative")
-    if args.games < 0:
-        raise CommandError("--games is 0 (as many as the table plays) or more")
+    games_wanted(args)  # refuses a negative --games before anything connects
     with network_errors():
         outcome, games = asyncio.run(play(args))
     keep_transcript(args, outcome.events)

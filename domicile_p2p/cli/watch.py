@@ -27,7 +27,10 @@ import asyncio
 from domicile_p2p.cli import printable
 from domicile_p2p.cli._network import (
     EXIT_INVALID,
+    add_games_options,
     add_table_options,
+    game_ended,
+    games_wanted,
     identity_of,
     keep_transcript,
     network_errors,
@@ -51,6 +54,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         ),
     )
     add_table_options(parser, who="this spectator", name="in the host's log")
+    add_games_options(parser, stays="watch")
     parser.add_argument(
         "--quiet", action="store_true", help="print only the verification at the end"
     )
@@ -74,18 +78,28 @@ class EventPrinter:
         print(f"{event.seq:>5}  {event.kind.value}{who}{said}", flush=True)
 
 
-async def spectate(args: argparse.Namespace) -> BotOutcome:
+async def spectate(args: argparse.Namespace) -> tuple[BotOutcome, list[BotOutcome]]:
     code = table_code(args)
     session = PeerSession(
-        identity_of(args), code.nameplate, code=code, name=args.name or "Spectator", watch=True
+        identity_of(args),
+        code.nameplate,
+        code=code,
+        name=args.name or "Spectator",
+        watch=True,
+        games=games_wanted(args),
     )
     client = peer_client(args, session)
-    return await watch_table(client, None if args.quiet else EventPrinter())
+    games: list[BotOutcome] = []
+    printer = None if args.quiet else EventPrinter()
+    last = await watch_table(client, printer, game_ended(args, games))
+    return last, games
 
 
 def run(args: argparse.Namespace) -> int:
+    games_wanted(args)  # refuses a negative --games before anything connects
     with network_errors():
-        outcome = asyncio.run(spectate(args))
+        outcome, games = asyncio.run(spectate(args))
     keep_transcript(args, outcome.events)
-    print(outcome.report.summary)
-    return 0 if outcome.valid else EXIT_INVALID
+    if not games:  # no game ended (a table that never started): say what there is
+        print(outcome.report.summary)
+    return 0 if games and all(game.valid for game in games) else EXIT_INVALID

@@ -243,11 +243,17 @@ class Seated(_Message, frozen=True, tag="seated", omit_defaults=True):
     game: GameNumber = 1
 
 
-class Watching(_Message, frozen=True, tag="watching"):
-    """The handshake is over: this connection watches ``table`` (no seat: it cannot act)."""
+class Watching(_Message, frozen=True, tag="watching", omit_defaults=True):
+    """The handshake is over: this connection watches ``table`` (no seat: it cannot act).
+
+    Sent again to a spectator when its table opens the lobby of its next game
+    (``game`` one higher, ``events`` 0: the next events start a new transcript at its
+    genesis), as :class:`Seated` is to the seats.
+    """
 
     table: Nameplate
     events: Count
+    game: GameNumber = 1
 
 
 class Events(_Message, frozen=True, tag="events"):

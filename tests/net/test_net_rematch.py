@@ -11,7 +11,7 @@ from domicile_p2p import canonical
 from domicile_p2p.identity import Identity
 from domicile_p2p.net.errors import HostMisbehaved
 from domicile_p2p.net.sessions.room import Refusal
-from domicile_p2p.net.wire import ErrorCode, Seated
+from domicile_p2p.net.wire import ErrorCode, Seated, Watching
 from domicile_p2p.transcript.verify import verify
 
 TABLE = CODE.nameplate
@@ -172,14 +172,40 @@ def test_a_client_that_missed_the_move_to_the_next_game_catches_up_on_resume(
     ]
 
 
-def test_the_spectators_of_a_finished_game_are_let_go_at_the_next(tmp_path: Path) -> None:
+def test_the_spectators_of_a_finished_game_watch_the_next_one(tmp_path: Path) -> None:
     network, peers = _table(tmp_path)
-    spectator = make_peer(tmp_path / "spectator", name="Watcher", watch=True)
+    spectator = make_peer(tmp_path / "spectator", name="Watcher", watch=True, games=None)
     network.join(spectator)
     network.deliver()
     _play_out(network, peers)
-    assert network.host.spectators(TABLE) == 1
+    first = peers[0].session.player.replica
+    assert first is not None and spectator.session.finished
     network.apply(network.host.next_game(TABLE, network.now))
-    assert spectator.connection in network.closed
-    assert network.closed[spectator.connection][0] == 1000
-    assert network.host.spectators(TABLE) == 0
+    assert spectator.connection not in network.closed
+    assert network.host.spectators(TABLE) == 1
+    _play_out(network, peers)
+    network.deliver()
+    second = peers[0].session.player.replica
+    assert second is not None and second.game_id != first.game_id
+    assert spectator.error is None and spectator.session.game == 2
+    watched = [spectator.session.past_games[0], spectator.session.player.replica]
+    assert [[e.line for e in r.events] for r in watched] == [
+        [e.line for e in first.events],
+        [e.line for e in second.events],
+    ], "each game's transcript, as the seats hold it"
+    assert spectator.session.finished and verify(list(second.events)).valid
+
+
+def test_a_spectator_refuses_a_table_that_goes_back_a_game(tmp_path: Path) -> None:
+    network, peers = _table(tmp_path)
+    spectator = make_peer(tmp_path / "spectator", name="Watcher", watch=True, games=None)
+    network.join(spectator)
+    network.deliver()
+    _play_out(network, peers)
+    network.apply(network.host.next_game(TABLE, network.now))
+    network.deliver()
+    assert spectator.session.game == 2
+    with pytest.raises(HostMisbehaved, match="went back"):
+        spectator.session.receive(Watching(TABLE, 0, 1))
+    with pytest.raises(HostMisbehaved, match="middle of game"):
+        spectator.session.receive(Watching(TABLE, 3, 3))

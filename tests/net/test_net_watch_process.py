@@ -106,3 +106,63 @@ async def test_a_spectator_process_joining_mid_game_writes_the_hosts_archive_byt
         domicile("verify", str(watched)), capture_output=True, text=True, env=environment()
     )
     assert verified.returncode == 0, verified.stdout + verified.stderr
+
+
+async def test_a_spectator_process_watches_two_games_in_a_row_at_the_same_table(
+    tmp_path: Path,
+) -> None:
+    """``domicile watch --games 2``: the spectator stays through the rematch, and its file
+    of each game is byte for byte the host's archive of it."""
+    port = free_port()
+    host = HostProcess(
+        tmp_path / "host", port, "--investigators", "2", "--ghost", "bot", "--bots", "1",
+        "--code", CODE, "--games", "2", "--exit-when-done",
+    ).start()  # fmt: skip
+    url = f"wss://{LOOPBACK}:{port}"
+    watched = tmp_path / "watched"
+    processes: list[subprocess.Popen[str]] = []
+    try:
+        await host.wait_for("listening")
+        spectator = subprocess.Popen(
+            domicile(
+                "watch", "--connect", url, "--code", CODE, "--data-dir", str(tmp_path / "sp"),
+                "--games", "2", "--transcript-dir", str(watched), "--quiet",
+            ),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=environment(),
+        )  # fmt: skip
+        processes.append(spectator)
+        await host.wait_for("watch", timeout=60)  # in the lobby: the game waits for seat 2
+        guest = subprocess.Popen(
+            domicile(
+                "bot", "--connect", url, "--code", CODE, "--data-dir", str(tmp_path / "guest"),
+                "--seat", "2", "--games", "2",
+            ),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=environment(),
+        )  # fmt: skip
+        processes.append(guest)
+        out, err = await asyncio.to_thread(spectator.communicate, None, 240)
+        await asyncio.to_thread(guest.communicate, None, 60)
+        assert await host.exited(60) == 0
+        await host.wait_for("stopped")  # every log line read
+    finally:
+        host.close()
+        for process in processes:
+            if process.poll() is None:
+                process.kill()
+    assert spectator.returncode == 0, err
+    ended = [r for r in host.records if r["event"] == "game-ended"]
+    assert [r["game"] for r in ended] == [1, 2]
+    assert sorted(path.name for path in watched.iterdir()) == sorted(
+        f"{r['game_id']}.jsonl" for r in ended
+    )
+    for record in ended:
+        archive = Path(record["transcript"])
+        assert (watched / f"{record['game_id']}.jsonl").read_bytes() == archive.read_bytes()
+    assert len(out.strip().splitlines()) == 2, "the verdict of each game"
+    assert [r["event"] for r in host.records].count("watch") == 1, "it watched both at once"

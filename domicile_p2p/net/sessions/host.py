@@ -767,7 +767,7 @@ class HostSession:
                     "spectators": len(watching),
                 },
             ),
-            Send(state.id, Watching(room.nameplate, len(events))),
+            Send(state.id, Watching(room.nameplate, len(events), room.games)),
             *(Send(state.id, frame) for frame in event_frames(start, events[start:])),
             Send(state.id, room.lobby(self.connected_seats(room.nameplate))),
         ]
@@ -809,14 +809,12 @@ class HostSession:
                 {"table": table, "game": room.games, "previous": previous, "freed": freed},
             )
         ]
-        # A spectator watched that game (a transcript of its own): it is let go, and may
-        # watch the next one with the code again.
-        for connection in list(self._spectators[table]):
-            state = self._connections.get(connection)
-            if state is not None and not state.closing:
-                state.closing = True
-                effects.append(Close(connection, CLOSE_NORMAL, "the game watched is over"))
-        self._spectators[table].clear()
+        # Every spectator stays and watches the next game too, from its lobby (each game
+        # a transcript of its own, from its genesis), before anything of it is sent.
+        effects += [
+            Send(connection, Watching(table, 0, room.games))
+            for connection in self._spectators[table]
+        ]
         return effects + self._seats_moved(room, now) + self._watch_setup(now)
 
     def rotate_seats(self, table: int, now: float) -> list[HostEffect]:

@@ -237,6 +237,8 @@ class PeerSession:
                 return self._watching(message)
             case Seated() if self._phase is _Phase.SEATED and not self.watch:
                 return self._moved(message)
+            case Watching() if self._phase is _Phase.SEATED and self.watch:
+                return self._next_watched(message)
             case Lobby() if self._phase is _Phase.SEATED:
                 self.lobby = message
                 return []
@@ -347,13 +349,9 @@ class PeerSession:
                 f"the host moved this client from seat {self.player.seat} to {message.seat}"
             )
         self.player.seat = message.seat
-        effects = self._caught_up_from(message.events, "seated", {"seat": message.seat})
-        if moved_on and message.events:
-            # The table moved on to a game this client holds nothing of, and the host sends
-            # only from what the client said it had (of the game before): ask from the start.
-            self._fetching = True
-            effects.append(Transmit(Fetch(0)))
-        return moved_on + effects
+        return moved_on + self._handshake_over(
+            message.events, bool(moved_on), "seated", {"seat": message.seat}
+        )
 
     def _moved(self, message: Seated) -> list[PeerEffect]:
         """``Seated`` on a seated connection: the table's next game, or another seat in
@@ -369,7 +367,7 @@ class PeerSession:
         )
         return effects
 
-    def _game_of(self, message: Seated) -> list[PeerEffect]:
+    def _game_of(self, message: Seated | Watching) -> list[PeerEffect]:
         """Follow the host to the table's next game when ``message`` is for one."""
         if self.game is None:
             self.game = message.game
@@ -406,7 +404,30 @@ class PeerSession:
     def _watching(self, message: Watching) -> list[PeerEffect]:
         if message.table != self.nameplate:
             raise HostMisbehaved(f"the host let this client watch table {message.table}")
-        return self._caught_up_from(message.events, "watching", {})
+        moved_on = self._game_of(message)
+        return moved_on + self._handshake_over(message.events, bool(moved_on), "watching", {})
+
+    def _next_watched(self, message: Watching) -> list[PeerEffect]:
+        """``Watching`` on a watching connection: the table's next game begins (its lobby)."""
+        if message.table != self.nameplate:
+            raise HostMisbehaved(f"the host moved this spectator to table {message.table}")
+        effects = self._game_of(message)
+        if not effects or message.events:
+            raise HostMisbehaved(f"the host moved this spectator in the middle of game {self.game}")
+        effects.append(Log("watching", {"table": self.nameplate, "game": self.game}))
+        return effects
+
+    def _handshake_over(
+        self, events: int, moved_on: bool, log: str, fields: dict[str, object]
+    ) -> list[PeerEffect]:
+        """Catch up from the host's ``events``; from the start of a game this client holds
+        nothing of yet (``moved_on``): the host sends only from what the client said it had,
+        which was of the game before."""
+        effects = self._caught_up_from(events, log, fields)
+        if moved_on and events:
+            self._fetching = True
+            effects.append(Transmit(Fetch(0)))
+        return effects
 
     def _caught_up_from(self, events: int, log: str, fields: dict[str, object]) -> list[PeerEffect]:
         """The handshake is over and the host holds ``events``: catch up from there."""
