@@ -368,8 +368,6 @@ def chapter_over_words(chapter: Chapter, situation: Situation) -> str:
             "That is the Ghost's whole work: each round it serves every investigator, "
             "then the séance tells them who read it right."
         )
-    if chapter.skips_stage_one:
-        return "The game is over."
     if situation.me is not None and situation.me.found:
         return (
             "Right: the Character went into your hand and your dreams to the discard. "

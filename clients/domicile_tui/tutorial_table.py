@@ -5,7 +5,7 @@ seed, bots in the other seats.  The Stage Two chapter begins at Stage Two:
 before the player sees the game, a guide who knows the Ghost's columns plays
 every investigator's Stage One (the Ghost bot gives its dreams as always), so
 the player arrives at the culprit with all the cards found, in a game whose
-transcript is whole and verifies like any other.
+transcript is whole, verifies and is kept like any other offline game's.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from domicile_p2p.rules import GHOST, Action, Lock, Phase, Place, Stage, View
-from domicile_tui.offline import OfflineTable
+from domicile_tui.offline import KEPT_GAMES, OfflineTable
 from domicile_tui.session import TableSettings
 from domicile_tui.tutorial import DIFFICULTY, INVESTIGATORS, Chapter
 
@@ -85,6 +85,7 @@ class ChapterTable(OfflineTable):
             pace=door.pace,
             seed=chapter.seed,
             policy_factory=door.policy_factory,
+            keep_in=door.home / KEPT_GAMES,  # the finished game, as every offline table keeps it
             prelude=play_out_stage_one if chapter.skips_stage_one else None,
         )
         self.chapter = chapter

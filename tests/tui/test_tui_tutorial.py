@@ -76,71 +76,63 @@ async def hint_is(pilot: Pilot[Any], name: str) -> None:
 
 
 # --------------------------------------------------------------------------- the steps
+# Each step is what a player does to get from the step before to this one.
 
 
-async def in_the_lobby(pilot: Pilot[Any]) -> None:
+async def lobby(pilot: Pilot[Any]) -> None:
     await until(pilot, lambda: isinstance(pilot.app.screen, LobbyScreen), "the lobby")
     await hint_is(pilot, "welcome")
 
 
-async def dreams_received(pilot: Pilot[Any]) -> None:
-    await in_the_lobby(pilot)
+async def begin_the_game(pilot: Pilot[Any]) -> None:
     await pilot.press("enter")
     await hint_is(pilot, "place the marker")
     assert isinstance(pilot.app.screen, InvestigatorScreen)
 
 
-async def reading_a_dream(pilot: Pilot[Any]) -> None:
-    await dreams_received(pilot)
+async def read_a_dream(pilot: Pilot[Any]) -> None:
     await pilot.press("d")
     await hint_is(pilot, "read a dream")
     await pilot.press("i")
     await until(pilot, lambda: isinstance(pilot.app.screen, CardScreen), "the dream read")
 
 
-async def marker_placed(pilot: Pilot[Any]) -> None:
-    await reading_a_dream(pilot)
+async def place_the_marker(pilot: Pilot[Any]) -> None:
     await pilot.press("escape")
     await until(pilot, lambda: isinstance(pilot.app.screen, InvestigatorScreen), "the table")
     await pilot.press("c", "enter")
     await hint_is(pilot, "lock the marker")
 
 
-async def at_the_seance(pilot: Pilot[Any]) -> None:
-    await marker_placed(pilot)
+async def lock_it(pilot: Pilot[Any]) -> None:
     await pilot.press("l")
     await until(pilot, lambda: isinstance(pilot.app.screen, SeanceScreen), "the séance")
 
 
-async def first_chapter_done(pilot: Pilot[Any]) -> None:
-    await at_the_seance(pilot)
+async def close_the_seance(pilot: Pilot[Any]) -> None:
     await pilot.press("enter")
     await until(pilot, lambda: isinstance(pilot.app.screen, ChapterScreen), "chapter one's end")
 
 
-async def at_the_ghosts_hand(pilot: Pilot[Any]) -> None:
-    await first_chapter_done(pilot)
+async def sit_in_the_ghosts_chair(pilot: Pilot[Any]) -> None:
     await pilot.press("enter")
     await until(pilot, lambda: isinstance(pilot.app.screen, GhostScreen), "the Ghost's screen")
     await hint_is(pilot, "pick dreams")
 
 
-async def dream_picked(pilot: Pilot[Any]) -> None:
-    await at_the_ghosts_hand(pilot)
+async def pick_a_dream(pilot: Pilot[Any]) -> None:
     await pilot.press("1")
     await hint_is(pilot, "give")
 
 
-async def second_chapter_done(pilot: Pilot[Any]) -> None:
-    await dream_picked(pilot)
+async def give_it(pilot: Pilot[Any]) -> None:
     await pilot.press("g")
     await until(pilot, lambda: isinstance(pilot.app.screen, ChapterScreen), "chapter two's end")
 
 
-async def in_stage_two(pilot: Pilot[Any]) -> None:
+async def go_to_stage_two(pilot: Pilot[Any]) -> None:
     app = pilot.app
     assert isinstance(app, DomicileApp)
-    await second_chapter_done(pilot)
     await pilot.press("enter")
     await until(pilot, lambda: isinstance(app.screen, CulpritScreen), "Stage Two")
     await until(
@@ -151,44 +143,75 @@ async def in_stage_two(pilot: Pilot[Any]) -> None:
     await hint_is(pilot, "accuse")
 
 
-async def suspect_accused(pilot: Pilot[Any]) -> None:
-    await in_stage_two(pilot)
+async def accuse(pilot: Pilot[Any]) -> None:
     await pilot.press("enter")
     await hint_is(pilot, "lock the accusation")
 
 
-async def at_the_end(pilot: Pilot[Any], *, accused: bool = True) -> None:
-    """Stage Two played as a player would: accuse, lock; follow the other investigator's
+async def agree_until_the_end(pilot: Pilot[Any]) -> None:
+    """Stage Two played as a player would: lock; follow the other investigator's
     accusation when they hold to another; close each séance; until the game ends."""
     app = pilot.app
     assert isinstance(app, DomicileApp)
-    if accused:
-        await suspect_accused(pilot)
     for _ in range(PATIENCE):
         if isinstance(app.screen, EndScreen):
             break
         if isinstance(app.screen, SeanceScreen):
             await pilot.press("enter")
         elif isinstance(app.screen, CulpritScreen) and app.shown is not None:
-            state = app.shown.state
-            me, other = state.investigator(1), state.investigator(2)
-            focused = app.screen.focused
-            if state.phase is not Phase.INVESTIGATION:
-                pass
-            elif other.locked and other.marker not in (None, me.marker):
-                # Agree with the other investigator: walk to their suspect, accuse it.
-                on = focused.card.id if isinstance(focused, CardTile) else None
-                await pilot.press("enter" if on == other.marker else "down")
-            elif me.marker is None:
-                await pilot.press("enter")
-            elif not me.locked:
-                await pilot.press("l")
+            await pilot.press(*stage_two_keys(app))
         await pilot.pause(0.01)
     await until(pilot, lambda: isinstance(app.screen, EndScreen), "the end")
     await until(pilot, lambda: hint(app) in ("won", "lost"), "the end's hint")
 
 
-# --------------------------------------------------------------------------- whole
+def stage_two_keys(app: DomicileApp) -> tuple[str, ...]:
+    """The keys a player presses next in Stage Two to agree with the other investigator."""
+    assert app.shown is not None
+    state = app.shown.state
+    me, other = state.investigator(1), state.investigator(2)
+    if state.phase is not Phase.INVESTIGATION:
+        return ()
+    if other.locked and other.marker not in (None, me.marker):
+        suspects = [group[0] for group in state.grouped_tableau]
+        focused = app.screen.focused
+        on = focused.card.id if isinstance(focused, CardTile) else None
+        if on not in suspects:
+            return ("c",)  # back to the suspects
+        if on == other.marker:
+            return ("enter",)
+        return ("down",) if suspects.index(on) < suspects.index(other.marker) else ("up",)
+    if me.marker is None:
+        return ("enter",)
+    return () if me.locked else ("l",)
+
+
+TUTORIAL: tuple[tuple[str, Callable[[Pilot[Any]], Awaitable[None]], str | None], ...] = (
+    # (the step, what gets the player there, the key to think of leaving by there)
+    ("lobby", lobby, "escape"),
+    ("dreams received", begin_the_game, "escape"),
+    ("reading a dream", read_a_dream, "ctrl+q"),
+    ("marker placed", place_the_marker, None),
+    ("séance", lock_it, "ctrl+q"),
+    ("chapter one done", close_the_seance, "escape"),  # "Esc: leave the tutorial" on it
+    ("the Ghost's hand", sit_in_the_ghosts_chair, "escape"),
+    ("dream picked", pick_a_dream, None),
+    ("chapter two done", give_it, None),
+    ("Stage Two", go_to_stage_two, "ctrl+q"),
+    ("suspect accused", accuse, None),
+    ("the end", agree_until_the_end, None),
+)
+
+
+async def play_to(pilot: Pilot[Any], last: str, *, hesitating: bool = False) -> None:
+    """Play the tutorial up to step ``last``; ``hesitating``, think of leaving on the way."""
+    for name, step, key in TUTORIAL:
+        await step(pilot)
+        if hesitating and key is not None:
+            await ask_to_leave_and_stay(pilot, key)
+        if name == last:
+            return
+    raise AssertionError(f"no step {last!r}")
 
 
 async def ask_to_leave_and_stay(pilot: Pilot[Any], key: str) -> None:
@@ -205,46 +228,23 @@ async def ask_to_leave_and_stay(pilot: Pilot[Any], key: str) -> None:
     assert isinstance(app, DomicileApp) and app.tutorial is not None
 
 
+# --------------------------------------------------------------------------- whole
+
+
 async def test_the_whole_tutorial_with_the_keys_a_player_presses() -> None:
-    """Every step in turn, as a new player plays them; at each one the player thinks of
+    """Every step in turn, as a new player plays them; at several the player thinks of
     leaving (Esc at the table, Ctrl+Q over a card or the séance) and stays."""
     app = tutorial_app()
     async with app.run_test(size=WIDE) as pilot:
-        await in_the_lobby(pilot)
-        await ask_to_leave_and_stay(pilot, "escape")
-        await pilot.press("enter")
-        await hint_is(pilot, "place the marker")
-        await ask_to_leave_and_stay(pilot, "escape")
-        await pilot.press("d")
-        await hint_is(pilot, "read a dream")
-        await pilot.press("i")
-        await until(pilot, lambda: isinstance(app.screen, CardScreen), "the dream read")
-        await ask_to_leave_and_stay(pilot, "ctrl+q")
-        await pilot.press("escape")
-        await until(pilot, lambda: isinstance(app.screen, InvestigatorScreen), "the table")
-        await pilot.press("c", "enter")
-        await hint_is(pilot, "lock the marker")
-        await pilot.press("l")
-        await until(pilot, lambda: isinstance(app.screen, SeanceScreen), "the séance")
-        await ask_to_leave_and_stay(pilot, "ctrl+q")
-        await pilot.press("enter")
-        await until(pilot, lambda: isinstance(app.screen, ChapterScreen), "chapter one's end")
-        await ask_to_leave_and_stay(pilot, "escape")  # "Esc: leave the tutorial" on it
-        await pilot.press("enter")
-        await until(pilot, lambda: isinstance(app.screen, GhostScreen), "the Ghost's screen")
-        await hint_is(pilot, "pick dreams")
-        await ask_to_leave_and_stay(pilot, "escape")
-        await pilot.press("1")
-        await hint_is(pilot, "give")
-        await pilot.press("g")
-        await until(pilot, lambda: isinstance(app.screen, ChapterScreen), "chapter two's end")
-        await pilot.press("enter")
-        await until(pilot, lambda: isinstance(app.screen, CulpritScreen), "Stage Two")
-        await ask_to_leave_and_stay(pilot, "ctrl+q")
-        await at_the_end(pilot, accused=False)
+        await play_to(pilot, "the end", hesitating=True)
         state = view_of(app).state
         assert state.phase is Phase.ENDED and state.stage is Stage.CULPRIT
         assert app.tutorial is not None and app.tutorial.chapter.number == 3
+        # A whole game like any other: verified, and kept in the data dir.
+        await until(pilot, lambda: app.verification is not None, "the verification")
+        assert app.verification is not None and app.verification.ok
+        await until(pilot, lambda: app.kept is not None, "the transcript kept")
+        assert app.kept is not None and app.kept.is_file()
         await pilot.press("escape")  # the game is over: nothing to ask
         await until(pilot, lambda: isinstance(app.screen, StartScreen), "the front door")
         assert app.tutorial is None and app.session is None
@@ -255,14 +255,14 @@ async def test_learn_to_play_on_the_front_door_opens_the_tutorial() -> None:
     async with app.run_test(size=WIDE) as pilot:
         await until(pilot, lambda: isinstance(app.screen, StartScreen), "the front door")
         await pilot.press("l")
-        await in_the_lobby(pilot)
+        await lobby(pilot)
         assert app.tutorial is not None and app.tutorial.chapter.number == 1
 
 
 async def test_the_hint_follows_the_focus_not_a_clock() -> None:
     app = tutorial_app()
     async with app.run_test(size=WIDE) as pilot:
-        await dreams_received(pilot)
+        await play_to(pilot, "dreams received")
         await pilot.press("d")
         await hint_is(pilot, "read a dream")
         await pilot.press("c")
@@ -279,7 +279,7 @@ async def test_the_help_says_what_the_game_is_and_how_to_leave_the_tutorial() ->
 
     app = tutorial_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await dreams_received(pilot)
+        await play_to(pilot, "dreams received")
         await pilot.press("question_mark")
         await until(pilot, lambda: isinstance(app.screen, HelpScreen), "the help")
         intro = rendered(app.screen.query_one(".help-intro", Static))
@@ -306,12 +306,12 @@ def test_domicile_play_tutorial_opens_it_and_refuses_resume() -> None:
 
 # --------------------------------------------------------------------------- leaving
 
-LEAVING: dict[str, tuple[Callable[[Pilot[Any]], Awaitable[None]], str]] = {
-    "the lobby, Esc": (in_the_lobby, "escape"),
-    "a dream read, Ctrl+Q": (reading_a_dream, "ctrl+q"),
-    "the séance, Ctrl+Q": (at_the_seance, "ctrl+q"),
-    "a chapter's end, Esc": (first_chapter_done, "escape"),
-    "the Ghost's hand, Ctrl+Q": (at_the_ghosts_hand, "ctrl+q"),
+LEAVING: dict[str, tuple[str, str]] = {
+    "the lobby, Esc": ("lobby", "escape"),
+    "a dream read, Ctrl+Q": ("reading a dream", "ctrl+q"),
+    "the séance, Ctrl+Q": ("séance", "ctrl+q"),
+    "a chapter's end, Esc": ("chapter one done", "escape"),
+    "the Ghost's hand, Ctrl+Q": ("the Ghost's hand", "ctrl+q"),
 }
 
 
@@ -322,7 +322,7 @@ async def test_leaving_the_tutorial_goes_back_to_the_front_door(where: str) -> N
     step, key = LEAVING[where]
     app = tutorial_app()
     async with app.run_test(size=WIDE) as pilot:
-        await step(pilot)
+        await play_to(pilot, step)
         await settle(pilot)
         await pilot.press(key)
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
@@ -347,7 +347,7 @@ def test_a_tutorial_step_looks_as_it_should(snap_compare: Any, size: str) -> Non
         the player does."""
         app = pilot.app
         assert isinstance(app, DomicileApp)
-        await dreams_received(pilot)
+        await play_to(pilot, "dreams received")
         await until(pilot, lambda: view_of(app).state.investigator(2).locked, "B locked")
         await settle(pilot)
 
