@@ -271,14 +271,16 @@ STAGE_TWO_STEPS: Final = (
     Step(
         "won",
         won,
-        "You named the culprit: the Ghost may rest. Below, every check of the game's "
-        "fairness. The tutorial is over: Esc goes back to the front door.",
+        "You named the culprit: the Ghost may rest. Here: the whole truth and every check "
+        "of the game's fairness; R tells the game again, day by day. The tutorial is over: "
+        "Esc goes back to the front door.",
     ),
     Step(
         "lost",
         game_over,
-        "The seventh night passed: the Ghost stays bound to the house. The tutorial is "
-        "over: Esc goes back to the front door.",
+        "The seventh night passed: the Ghost stays bound to the house. Here: the whole "
+        "truth, and R tells the game again, day by day. The tutorial is over: Esc goes "
+        "back to the front door.",
     ),
     Step(
         "in the chat",
