@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, cast
 
 from textual.content import Content
+from textual.reactive import Reactive
 from textual.widgets import Static
 
 from domicile_tui.tutorial import Step
@@ -38,7 +39,7 @@ class HintBar(Static):
         screen = self.screen
         self.watch(self.app, "shown", self._follow, init=False)
         self.watch(screen, "focused", self._follow, init=False)
-        if "chosen" in type(screen)._reactives:
+        if isinstance(getattr(type(screen), "chosen", None), Reactive):  # the Ghost's picks
             self.watch(screen, "chosen", self._follow, init=False)
         self._follow()
 
