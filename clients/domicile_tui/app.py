@@ -548,6 +548,16 @@ class DomicileApp(App[None]):
         if self.session is not None:
             self._send(self.session.play_again())
 
+    def set_ready(self, ready: bool) -> None:
+        """In the lobby of the table's next game: this player is (not) ready for it."""
+        if self.session is not None:
+            self._send(self.session.set_ready(ready))
+
+    def rotate_seats(self) -> None:
+        """The owner moves everyone round one seat in the lobby of the table's next game."""
+        if self.session is not None:
+            self._send(self.session.rotate_seats())
+
     def leave_table(self) -> None:
         """Leave the table (after asking, when a game is under way)."""
         session = self.session

@@ -18,6 +18,11 @@ This module only translates between that and
 views and chat lines, the host's lobby becomes a :class:`LobbyInfo`, the
 connection's ups and downs become status lines, and the protocol's own
 steps (commitments, reveals, the Ghost's séance) are played for the player.
+
+The seat stays at its table after a game: when the host opens the table's
+next game (a rematch: its owner's "Another game", or a headless host's
+``--games``), the session follows by itself into that lobby, where the
+player says ready and the owner may move everyone round one seat.
 """
 
 from __future__ import annotations
@@ -176,6 +181,7 @@ class NetworkTable:
         self._connected: bool | None = None
         self._verified = False
         self._abort_told = False
+        self._game: int | None = None
         self._acting = asyncio.Lock()
         self._announcing = False
 
@@ -246,6 +252,8 @@ class NetworkTable:
             role=self.role,
             seat=seat,
             watch=self.watch,
+            # A person stays at the table for its next games, if any; a spectator watches one.
+            games=1 if self.watch else None,
         )
         pins = PinStore.in_data_dir(self.data_dir)
         pin_key = ticket.address.pin_key if ticket.address is not None else None
@@ -363,8 +371,30 @@ class NetworkTable:
             return
         if self._public is not None:
             return  # already under way
+        lobby = self._lobby
+        client = self._client
+        if lobby is not None and lobby.game > 1 and client is not None:
+            await client.set_ready(True)  # the owner's start says the owner is ready
         try:
             host.start_table()
+        except HostError as error:
+            self._emit(ActionRefused(str(error)))
+
+    async def set_ready(self, ready: bool) -> None:
+        client = self._client
+        lobby = self._lobby
+        if client is None or lobby is None or lobby.game == 1 or self._public is not None:
+            self._emit(ActionRefused("ready is for the lobby of the table's next game"))
+            return
+        await client.set_ready(ready)
+
+    async def rotate_seats(self) -> None:
+        host = self._host
+        if host is None:
+            self._emit(ActionRefused("the host's owner moves the seats round"))
+            return
+        try:
+            host.rotate_seats()
         except HostError as error:
             self._emit(ActionRefused(str(error)))
 
@@ -408,15 +438,15 @@ class NetworkTable:
         return path
 
     async def play_again(self) -> None:
-        if self.hosting is None:
+        host = self._host
+        if host is None:
             self._emit(ActionRefused("the host decides when the next game begins"))
             return
-        # A hosted table plays one game: open a fresh one with the same settings.
-        await self._shut()
-        self._reset()
-        self._resuming = None
-        self._emit(LobbyChanged(self._placeholder_lobby()))
-        await self.open()
+        # The same table, code and certificate: everyone still here follows to its lobby.
+        try:
+            host.next_game()
+        except HostError as error:
+            self._emit(ActionRefused(str(error)))
 
     async def close(self) -> None:
         await self._shut()
@@ -512,6 +542,10 @@ class NetworkTable:
 
     def _sync(self, client: PeerClient) -> None:
         session = client.session
+        if session.game != self._game:
+            if self._game is not None:
+                self._next_game()
+            self._game = session.game
         if (session.connected != self._connected and session.seated) or not session.connected:
             self._status(session.connected and session.seated)
         if session.lobby is not None and session.lobby != self._lobby:
@@ -608,7 +642,7 @@ class NetworkTable:
                 status.seat,
                 status.name or "",
                 _kind(status.seat == seat, status.bot, status.key is not None),
-                ready=status.key is not None,
+                ready=status.key is not None and status.ready,
                 connected=status.connected or status.bot,
             )
             for status in lobby.seats
@@ -634,6 +668,8 @@ class NetworkTable:
             pack_name=self.pack.name,
             started=started,
             watching=self.watch,
+            game=lobby.game,
+            can_rotate=self.hosting is not None and not started and lobby.game > 1,
         )
 
     def _placeholder_lobby(self) -> LobbyInfo:
@@ -715,14 +751,12 @@ class NetworkTable:
             await self._host.close()
             self._host = None
 
-    def _reset(self) -> None:
-        self._client = None
-        self._lobby = None
+    def _next_game(self) -> None:
+        """The host opened the table's next game: this seat is in its lobby now."""
         self._public = None
         self._moves = 0
-        self._refusals = 0
-        self._connected = None
         self._verified = self._abort_told = False
+        self._announcing = False
 
     def _emit(self, event: SessionEvent) -> None:
         self._channel.put(event)

@@ -165,6 +165,13 @@ class OfflineTable:
         self._games += 1
         self._emit(LobbyChanged(self._lobby()))
 
+    async def set_ready(self, ready: bool) -> None:
+        # Nobody to wait for at a table of one person and bots: Enter begins.
+        self._emit(ActionRefused("an offline table begins when you press Enter"))
+
+    async def rotate_seats(self) -> None:
+        self._emit(ActionRefused("an offline table keeps its seats: set another up to change"))
+
     async def close(self) -> None:
         await self._stop()
         self._emit(SessionClosed("you left the table"))

@@ -160,6 +160,21 @@ class LobbyInfo:
     watching: bool = False
     """This player watches the table without a seat: the investigators' public view, no
     controls; ``your_seat`` is the investigator whose view is shown."""
+    game: int = 1
+    """Which of the table's games this lobby is for: past the first, a rematch at the same
+    table, in which every person says ready (R) before it begins."""
+    can_rotate: bool = False
+    """This player may move everyone round one seat (O): the owner, in a rematch's lobby."""
+
+    @property
+    def rematch(self) -> bool:
+        """The lobby of the table's next game (the same table, code and seats), as one of
+        its players sees it (a spectator says no ready)."""
+        return self.game > 1 and not self.offline and not self.watching
+
+    @property
+    def you_ready(self) -> bool:
+        return any(info.seat == self.your_seat and info.ready for info in self.seats)
 
     @property
     def investigators(self) -> int:
@@ -342,6 +357,12 @@ class TableSession(Protocol):
 
     async def play_again(self) -> None:
         """Another game at the same table, same seats: back to the lobby."""
+
+    async def set_ready(self, ready: bool) -> None:
+        """In the lobby of the table's next game: this player is (not) ready for it."""
+
+    async def rotate_seats(self) -> None:
+        """The owner, in the lobby of the table's next game: everyone moves round one seat."""
 
     async def close(self) -> None:
         """Leave the table."""

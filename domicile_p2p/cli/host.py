@@ -161,6 +161,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         ),
     )
     parser.add_argument(
+        "--rest",
+        type=float,
+        default=15.0,
+        metavar="S",
+        help="with --games: seconds between a game's end and the next game's lobby (default 15)",
+    )
+    parser.add_argument(
         "--rotate",
         action="store_true",
         help="with --games: everyone moves round one seat at each next game (a new Ghost)",
@@ -229,6 +236,8 @@ def config_from(args: argparse.Namespace) -> HostConfig:
         raise CommandError("--lobby-wait cannot be negative")
     if args.games < 0:
         raise CommandError("--games is 0 (until stopped) or more")
+    if not 0 <= args.rest <= 86_400:
+        raise CommandError("--rest is 0 to 86400 seconds")
     if args.rotate and args.games == 1:
         raise CommandError("--rotate moves the seats round between games: give --games 0 or 2+")
     if not 0 < args.setup_timeout <= 86_400:
@@ -250,6 +259,7 @@ def config_from(args: argparse.Namespace) -> HostConfig:
         resume=args.resume,
         games=args.games,
         rotate=args.rotate,
+        rest=args.rest,
         bot_delay=delay,
         advertise=not args.no_advertise,
         limits=HostLimits(

@@ -213,6 +213,8 @@ async def test_two_games_in_a_row_at_the_same_table_with_the_same_guest(tmp_path
         "1",
         "--games",
         "2",
+        "--rest",
+        "0",
         "--exit-when-done",
     ).start()
     guest: subprocess.Popen[str] | None = None

@@ -41,7 +41,7 @@ from domicile_tui.screens.join import JoinError, JoinScreen, ticket_for
 from domicile_tui.screens.lobby import LobbyScreen
 from domicile_tui.screens.seance import SeanceScreen
 from domicile_tui.screens.start import StartScreen
-from domicile_tui.session import LobbyChanged, Role, SeatKind, ViewChanged
+from domicile_tui.session import ActionRefused, LobbyChanged, Role, SeatKind, ViewChanged
 from domicile_tui.ticket import JoinTicket
 from domicile_tui.widgets.status_bar import StatusBar
 
@@ -387,7 +387,11 @@ async def test_the_set_up_form_keeps_the_seats_asked_for_open(tmp_path: Path) ->
         assert chosen.bot_seats == (3,)
 
 
-async def test_another_game_at_a_hosted_table_opens_it_afresh(tmp_path: Path) -> None:
+async def test_another_game_before_the_end_is_refused_and_the_game_goes_on(
+    tmp_path: Path,
+) -> None:
+    """The next game opens at the same table once this one is over
+    (``test_tui_rematch.py``); asked for before, it is refused and nothing changes."""
     table = door(tmp_path).host(settings())
     recorder = Recorder(table, steps=3000, tick=0.005)
     until = recorder.until
@@ -399,14 +403,11 @@ async def test_another_game_at_a_hosted_table_opens_it_afresh(tmp_path: Path) ->
     await until(lambda: bool(recorder.of(LobbyChanged)), "the lobby")
     await table.start_game()
     await until(lambda: bool(views()), "the first game")
-    first_game = table.host.tables()[0].game_id  # type: ignore[union-attr]
-    seen = len(views())
-    await table.play_again()
-    await until(lambda: table.host is not None and table.host.server is not None, "a new host")
-    await table.start_game()
-    await until(lambda: len(views()) > seen and views()[-1].view.state.day == 1, "a new game")
     assert table.host is not None
-    assert table.host.tables()[0].game_id != first_game
-    lobbies = recorder.of(LobbyChanged)
-    assert lobbies[-1].lobby.started
+    first_game = table.host.tables()[0].game_id
+    await table.play_again()
+    await until(lambda: bool(recorder.of(ActionRefused)), "the refusal")
+    [refused] = recorder.of(ActionRefused)
+    assert "once this table's game is over" in refused.message
+    assert table.host.tables()[0].game_id == first_game
     await recorder.stop()

@@ -3,6 +3,11 @@
 At a table with bots, a friend who joins with the code takes a bot's seat
 (the bot steps aside), but only here: the seats' keys are bound when the
 game starts, so the lobby says so, and its owner starts the game with Enter.
+
+After a game the table comes back here for its next one (a rematch): the
+same code and seats, each person says ready with R (bots always are), and
+the owner may move everyone round one seat with O (the next Ghost) before
+starting with Enter; the game begins once everyone is ready.
 """
 
 from __future__ import annotations
@@ -37,7 +42,8 @@ _KIND_LABELS = {
 def seat_line(info: SeatInfo, *, host_seat: int | None = None, takeover: bool = False) -> Content:
     """One seat: its letter, role, name, you / person / bot, and whether it is ready.
 
-    With ``takeover`` a bot's seat says it is open to a person who joins with the code.
+    With ``takeover`` a bot's seat says it is open to a person who joins with the code;
+    ``host_seat`` (the owner's, in a table's first lobby) says "host" instead of ready.
     """
     look = persona(info.seat)
     role = "the Ghost" if info.seat == GHOST else look.title
@@ -106,6 +112,25 @@ def lobby_title(table_name: str) -> Content:
     )
 
 
+def rematch_hint(lobby: LobbyInfo) -> Content:
+    """What the lobby of a table's next game waits for, and the keys that move it on."""
+    waiting = [
+        "you" if info.kind is SeatKind.YOU else info.name
+        for info in lobby.seats
+        if info.kind in (SeatKind.HUMAN, SeatKind.YOU) and not info.ready
+    ]
+    title = Content.styled(f"Game {lobby.game} at the same table. ", "bold $primary")
+    if lobby.can_start:
+        keys = (
+            "Enter: you are ready, and it begins once everyone is (bots always are). "
+            "O: everyone moves round one seat (the next Ghost)."
+        )
+    else:
+        keys = "R: say you are ready (or no longer). It begins once everyone is."
+    waits = f" Waiting for {', '.join(waiting)}." if waiting else " Everyone is ready."
+    return title + Content.styled(keys + waits, "$text")
+
+
 OPENING_HINT = Content.styled("Opening the table…", "italic $text-muted")
 
 
@@ -113,10 +138,14 @@ class LobbyScreen(TableScreen):
     HELP_TITLE = "The lobby"
     HELP_KEYS: ClassVar[tuple[HelpKeys, ...]] = (
         HelpKeys(("enter",), "start the game (at your own table: offline, or hosted here)"),
+        HelpKeys(("r",), "ready / not ready (the lobby of a table's next game)"),
+        HelpKeys(("o",), "move everyone round one seat: the next Ghost (the owner, next game)"),
         HelpKeys(("escape",), "leave the table"),
     )
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "begin", "Start"),
+        Binding("r", "ready", "Ready"),
+        Binding("o", "rotate", "Next Ghost"),
         Binding("escape", "leave", "Leave"),
     ]
 
@@ -136,7 +165,7 @@ class LobbyScreen(TableScreen):
         if lobby is None:
             return
         self.query_one("#lobby-title", Static).update(lobby_title(lobby.table_name))
-        host_seat = lobby.your_seat if lobby.is_host else None
+        host_seat = lobby.your_seat if lobby.is_host and not lobby.rematch else None
         seats = Content("\n").join(
             seat_line(info, host_seat=host_seat, takeover=lobby.takeover) for info in lobby.seats
         )
@@ -154,9 +183,13 @@ class LobbyScreen(TableScreen):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Start is shown only to who may start: an offline table, or the owner's lobby."""
+        lobby = self.lobby
         if action == "begin":
-            lobby = self.lobby
             return lobby is None or lobby.offline or lobby.can_start
+        if action == "ready":
+            return lobby is not None and lobby.rematch and not lobby.started
+        if action == "rotate":
+            return lobby is not None and lobby.can_rotate
         return True
 
     def _hint(self, lobby: LobbyInfo) -> Content:
@@ -166,6 +199,8 @@ class LobbyScreen(TableScreen):
             return Content.styled("Waiting for the host to answer…", "italic $text-muted")
         open_seats = sum(1 for seat in lobby.seats if seat.kind is SeatKind.OPEN)
         plural = "s" if open_seats != 1 else ""
+        if lobby.rematch and not lobby.started:
+            return rematch_hint(lobby)
         if lobby.can_start:
             text = "Press Enter to start the game: bots play every seat no friend has taken."
             if open_seats:
@@ -195,6 +230,14 @@ class LobbyScreen(TableScreen):
         if lobby is None:
             return
         self.table.start_game()
+
+    def action_ready(self) -> None:
+        lobby = self.lobby
+        if lobby is not None and lobby.rematch:
+            self.table.set_ready(not lobby.you_ready)
+
+    def action_rotate(self) -> None:
+        self.table.rotate_seats()
 
     def action_leave(self) -> None:
         self.table.leave_table()

@@ -224,6 +224,10 @@ class PeerClient:
     async def submit(self, action: SignedAction) -> None:
         await self._apply(self.session.submit(action))
 
+    async def set_ready(self, ready: bool) -> None:
+        """Say this seat is (not) ready for the table's next game (in its lobby)."""
+        await self._apply(self.session.set_ready(ready))
+
     # ------------------------------------------------------------- the loop
 
     async def run(self) -> None:

@@ -110,6 +110,9 @@ class HostConfig:
     rotate: bool = False
     """With ``games``: move everyone round one seat at each next game (the next Ghost is
     the next seat's player)."""
+    rest: float = 15.0
+    """With ``games``: seconds between a game's end and the next game's lobby (the players
+    read the end and its proof first)."""
     bot_delay: float = 0.0
     advertise: bool = True
     pack: Pack | None = None
@@ -139,6 +142,8 @@ class HostConfig:
             raise HostError(f"a lobby wait is 0 to 86400 seconds, not {self.lobby_wait}")
         if not 1 <= self.gc_thaw_every <= 86_400:
             raise HostError(f"a GC thaw comes every 1 to 86400 seconds, not {self.gc_thaw_every}")
+        if not 0 <= self.rest <= 86_400:
+            raise HostError(f"a rest between games is 0 to 86400 seconds, not {self.rest}")
         if not 0 <= self.games <= 1_000_000:
             raise HostError(f"a table plays 0 (until stopped) to 1000000 games, not {self.games}")
         if self.owner_starts and self.lobby_wait:
@@ -800,8 +805,8 @@ class RunningHost:
             },
         )
         if self._another_game_due(room):
-            # After the effects under way (this runs inside them): the next lobby.
-            asyncio.get_running_loop().call_soon(self._next_game_due, table)
+            # After the rest (and never inside the effects under way): the next lobby.
+            asyncio.get_running_loop().call_later(self.config.rest, self._next_game_due, table)
         self._check_done()
 
     def _check_done(self) -> None:

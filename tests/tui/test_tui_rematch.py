@@ -1,0 +1,149 @@
+"""Another game at the same table (issue 12, item 2), in the client: the host's N opens
+the next game's lobby with the same code and seats, a guest's end screen follows by
+itself, each person says ready (R), the owner may move the seats round (O)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from test_tui_end_to_end import play_a_whole_game
+from test_tui_network import LOOPBACK, WIDE, door, long_wait
+from textual.pilot import Pilot
+from textual.widgets import Input, Static
+from tui_support import PACK, rendered, settings, view_of
+
+from domicile_p2p.net.adapters.host import HostConfig, start_host
+from domicile_p2p.rules import GHOST, Difficulty
+from domicile_p2p.transcript.verify import verify
+from domicile_tui.app import DomicileApp
+from domicile_tui.screens.end import EndScreen
+from domicile_tui.screens.ghost import GhostScreen
+from domicile_tui.screens.investigator import InvestigatorScreen
+from domicile_tui.screens.join import JoinScreen
+from domicile_tui.screens.lobby import LobbyScreen
+from domicile_tui.session import SeatKind
+
+
+def _game_id(app: DomicileApp) -> str | None:
+    host = app.session.host  # type: ignore[union-attr]
+    return host.tables()[0].game_id if host is not None else None
+
+
+def _shown(app: DomicileApp, widget: str) -> str:
+    return rendered(app.screen.query_one(widget, Static))
+
+
+async def _to_the_end(pilot: Pilot[Any], app: DomicileApp) -> None:
+    await play_a_whole_game(pilot, app)
+    await long_wait(pilot, lambda: app.verification is not None, "the proof")
+    assert app.verification is not None and app.verification.ok
+
+
+async def test_a_guests_end_screen_follows_the_host_into_the_next_games_lobby(
+    tmp_path: Path,
+) -> None:
+    """When the host opens the next game (its owner's N, or ``--games`` after its rest) the
+    guest on the end screen is taken to that lobby, says ready with R, and the second game
+    begins, same code."""
+    host = await start_host(
+        HostConfig(
+            data_dir=tmp_path / "host",
+            name="Friday",
+            interface=LOOPBACK,
+            port=0,
+            investigators=1,
+            difficulty=Difficulty.EASY,
+            ghost_bot=True,
+            advertise=False,
+            pack=PACK,
+            games=2,
+            rest=600,  # the host's own next game comes later: this test opens it itself
+        )
+    )
+    code = host.tables()[0].code
+    try:
+        app = DomicileApp(
+            door(tmp_path / "me"), defaults=settings(), open_at_once=False, seance_step=0
+        )
+        async with app.run_test(size=WIDE) as pilot:
+            await pilot.press("a")
+            await long_wait(pilot, lambda: isinstance(app.screen, JoinScreen), "the join form")
+            app.screen.query_one("#code", Input).value = code
+            app.screen.query_one("#address", Input).value = f"wss://{LOOPBACK}:{host.port}"
+            await pilot.press("ctrl+s")
+            await long_wait(pilot, lambda: isinstance(app.screen, InvestigatorScreen), "seated")
+            first = host.tables()[0].game_id
+            await _to_the_end(pilot, app)
+            await long_wait(pilot, lambda: isinstance(app.screen, EndScreen), "the end")
+            host.next_game()
+
+            def next_lobby() -> bool:
+                lobby = app.lobby
+                return isinstance(app.screen, LobbyScreen) and lobby is not None and lobby.game == 2
+
+            await long_wait(pilot, next_lobby, "the next game's lobby, by itself")
+            lobby = app.lobby
+            assert lobby is not None and lobby.code == code and not lobby.started
+            assert lobby.your_seat == 1 and not lobby.you_ready
+            await long_wait(pilot, lambda: "not ready" in _shown(app, "#lobby-seats"), "ready")
+            hint = _shown(app, "#lobby-hint")
+            assert "Game 2 at the same table" in hint and "R: say you are ready" in hint
+            assert host.tables()[0].game_id is None, "nothing begins before the guest is ready"
+            await pilot.press("r")
+            await long_wait(pilot, lambda: isinstance(app.screen, InvestigatorScreen), "game 2")
+            second = host.tables()[0].game_id
+            assert second is not None and second != first
+            assert host.tables()[0].code == code
+            await app.session.close()  # type: ignore[union-attr]
+    finally:
+        await host.close()
+    archive = tmp_path / "host" / "games" / f"{first}.json"
+    assert verify(archive).valid
+
+
+async def test_the_hosts_n_opens_the_next_game_at_the_same_table_and_o_moves_the_seats(
+    tmp_path: Path,
+) -> None:
+    app = DomicileApp(
+        door(tmp_path),
+        defaults=settings(investigators=1, difficulty=Difficulty.EASY),
+        open_at_once=True,
+        offline=False,
+        seance_step=0,
+    )
+    async with app.run_test(size=WIDE) as pilot:
+        await long_wait(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        await pilot.press("enter")
+        await long_wait(pilot, lambda: isinstance(app.screen, InvestigatorScreen), "the game")
+        lobby = app.lobby
+        assert lobby is not None
+        code, first = lobby.code, _game_id(app)
+        await _to_the_end(pilot, app)
+        await long_wait(pilot, lambda: isinstance(app.screen, EndScreen), "the end")
+        await pilot.press("n")
+
+        def next_lobby() -> bool:
+            lobby = app.lobby
+            return isinstance(app.screen, LobbyScreen) and lobby is not None and lobby.game == 2
+
+        await long_wait(pilot, next_lobby, "the next game's lobby")
+        lobby = app.lobby
+        assert lobby is not None and lobby.code == code, "the same table, the same code"
+        assert lobby.can_start and lobby.can_rotate and lobby.your_seat == 1
+        await long_wait(pilot, lambda: "Game 2" in _shown(app, "#lobby-hint"), "the hint")
+        hint = _shown(app, "#lobby-hint")
+        assert "Game 2 at the same table" in hint and "O: everyone moves round" in hint
+        await pilot.press("o")
+        await long_wait(pilot, lambda: app.lobby is not None and app.lobby.your_seat == GHOST, "")
+        lobby = app.lobby
+        assert lobby is not None
+        assert [s.kind for s in lobby.seats] == [SeatKind.YOU, SeatKind.BOT]
+        await pilot.press("enter")
+        await long_wait(pilot, lambda: isinstance(app.screen, GhostScreen), "game 2, as the Ghost")
+        second = _game_id(app)
+        assert second is not None and second != first
+        assert view_of(app).seat == GHOST
+        kept = tmp_path / "host" / "games" / f"{first}.json"
+        assert verify(kept).valid
+        await app.session.close()  # type: ignore[union-attr]
