@@ -534,12 +534,7 @@ class RunningHost:
         and a seat still held by a bot is played by that bot.  :class:`HostError` when
         the game has already started (or there is no such table).
         """
-        server = self.server
-        if server is None:
-            raise HostError("the host is not started")
-        room = self.rooms.get(nameplate) if nameplate is not None else self._only_room()
-        if room is None:
-            raise HostError(f"this host has no table {nameplate}")
+        server, room = self._table(nameplate)
         if room.game is not None:
             raise HostError("the game has already started at this table")
         empty = {seat for seat in room.config.seats if seat not in room.holders}
@@ -562,12 +557,7 @@ class RunningHost:
         (``games/GAME_ID.json``); the table's log starts afresh with the next genesis.
         :class:`HostError` when the game is not over (or there is no such table).
         """
-        server = self.server
-        if server is None:
-            raise HostError("the host is not started")
-        room = self.rooms.get(nameplate) if nameplate is not None else self._only_room()
-        if room is None:
-            raise HostError(f"this host has no table {nameplate}")
+        server, room = self._table(nameplate)
         game = room.game
         if game is None or not game.ended:
             raise HostError("the next game opens once this table's game is over")
@@ -591,29 +581,21 @@ class RunningHost:
     def rotate_seats(self, nameplate: int | None = None) -> None:
         """Move everyone round one seat in a table's lobby (the owner's call): the next
         seat's player becomes the Ghost.  :class:`HostError` once the game has begun."""
-        server = self.server
-        if server is None:
-            raise HostError("the host is not started")
-        room = self.rooms.get(nameplate) if nameplate is not None else self._only_room()
-        if room is None:
-            raise HostError(f"this host has no table {nameplate}")
-        before = {seat: holder.key for seat, holder in room.holders.items()}
+        server, room = self._table(nameplate)
         try:
             effects = server.session.rotate_seats(room.nameplate, asyncio.get_running_loop().time())
         except Refusal as refusal:
             raise HostError(str(refusal)) from None
-        # A hosted bot's task follows its connection to the seat it moved to.
-        moved = {
-            old: seat
-            for old, key in before.items()
-            for seat, holder in room.holders.items()
-            if holder.key == key
-        }
+        # A hosted bot's task follows its connection to the seat it moved to, and the
+        # laptop's owner (its seat, kept with the table for a resume) moves too.
+        config = room.config
         self._bots = {
-            (table, moved.get(seat, seat) if table == room.nameplate else seat): task
+            (table, config.rotated(seat) if table == room.nameplate else seat): task
             for (table, seat), task in self._bots.items()
         }
-        self._save(replace(self._stored[room.nameplate], bot_seats=frozenset(room.bot_seats)))
+        stored = self._stored[room.nameplate]
+        owner = None if stored.owner is None else config.rotated(stored.owner)
+        self._save(replace(stored, bot_seats=frozenset(room.bot_seats), owner=owner))
         server.apply(effects)
         self._bots_back(room.nameplate)
 
@@ -632,6 +614,16 @@ class RunningHost:
     def _save(self, stored: StoredTable) -> None:
         self._stored[stored.config.nameplate] = stored
         self.store.save_table(stored)
+
+    def _table(self, nameplate: int | None) -> tuple[HostServer, Room]:
+        """The server and table ``nameplate`` (``None``: the only one) of an owner's call."""
+        server = self.server
+        if server is None:
+            raise HostError("the host is not started")
+        room = self.rooms.get(nameplate) if nameplate is not None else self._only_room()
+        if room is None:
+            raise HostError(f"this host has no table {nameplate}")
+        return server, room
 
     def _only_room(self) -> Room:
         if len(self.rooms) != 1:

@@ -128,6 +128,11 @@ class RoomConfig:
     def seats(self) -> range:
         return range(GHOST, self.investigators + 1)
 
+    def rotated(self, seat: int) -> int:
+        """Where ``seat``'s player sits once everyone moves round one seat: the next seat's
+        player becomes the Ghost, the Ghost's takes the last seat."""
+        return (seat - 1) % len(self.seats)
+
 
 class Room:
     def __init__(
@@ -326,9 +331,7 @@ class Room:
         their new role first).  Returns where each seat's holder went (old -> new seat)."""
         if self.game is not None:
             raise Refusal(ErrorCode.GAME_STARTED, "seats move round only in the lobby")
-        seats = list(self.config.seats)
-        count = len(seats)
-        moved = {seat: seats[(index - 1) % count] for index, seat in enumerate(seats)}
+        moved = {seat: self.config.rotated(seat) for seat in self.config.seats}
         self.holders = {
             moved[old]: SeatHolder(moved[old], holder.key, holder.name, holder.bot)
             for old, holder in self.holders.items()
