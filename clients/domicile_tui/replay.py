@@ -174,8 +174,18 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
-def _names(config: TableConfig, seats: tuple[int, ...]) -> str:
-    return ", ".join(config.name(seat) for seat in seats)
+def seat_name(config: TableConfig | None, seat: int | None) -> str:
+    """The name of ``seat``, or what it is when the table has no such seat (a forged event
+    may name one: the viewer still tells it)."""
+    if seat is None:
+        return "the host"
+    if config is None or not 0 <= seat <= config.investigators:
+        return f"seat {seat}"
+    return config.name(seat)
+
+
+def _names(config: TableConfig | None, seats: tuple[int, ...]) -> str:
+    return ", ".join(seat_name(config, seat) for seat in seats)
 
 
 def event_line(frame: Frame, config: TableConfig | None, names: CardText) -> str:
@@ -183,7 +193,7 @@ def event_line(frame: Frame, config: TableConfig | None, names: CardText) -> str
     event = frame.event
     body = event.body
     seat = event.seat
-    who = "?" if config is None or seat is None else config.name(seat)
+    who = seat_name(config, seat)
     before = frame.before
     match body:
         case GenesisBody(seats=seats, difficulty=difficulty):
@@ -203,8 +213,7 @@ def event_line(frame: Frame, config: TableConfig | None, names: CardText) -> str
         case SlotCommitsBody():
             return "The Ghost seals every investigator's column and the culprit"
         case GiveBody(to=to, cards=cards):
-            target = "?" if config is None else config.name(to)
-            return f"The Ghost gives {target} {_plural(len(cards), 'dream')}"
+            return f"The Ghost gives {_plural(len(cards), 'dream')} to {seat_name(config, to)}"
         case GroupGiveBody(cards=cards):
             return f"The Ghost gives the group {_plural(len(cards), 'dream')}"
         case RefreshBody():
@@ -221,9 +230,7 @@ def event_line(frame: Frame, config: TableConfig | None, names: CardText) -> str
         case SeanceBody(verdicts=verdicts):
             day = f" of day {before.day}" if before is not None else ""
             told = ", ".join(
-                f"{'?' if config is None else config.name(v.seat)} "
-                f"{'right' if v.correct else 'wrong'}"
-                for v in verdicts
+                f"{seat_name(config, v.seat)} {'right' if v.correct else 'wrong'}" for v in verdicts
             )
             return f"The séance{day}: {told}"
         case CulpritSeanceBody(correct=correct):
@@ -235,9 +242,9 @@ def event_line(frame: Frame, config: TableConfig | None, names: CardText) -> str
             )
         case TimeUpBody(locked=locked, no_guess=no_guess):
             parts = []
-            if config is not None and locked:
+            if locked:
                 parts.append(f"locked where they stood: {_names(config, locked)}")
-            if config is not None and no_guess:
+            if no_guess:
                 parts.append(f"no guess: {_names(config, no_guess)}")
             return "Time is up" + (f" ({'; '.join(parts)})" if parts else "")
         case GameOverBody(outcome=outcome, day=day):

@@ -148,13 +148,19 @@ class ReplayScreen(TableScreen):
                 open_replay, page.path, pack_dir=page.pack_dir, no_pack=page.no_pack
             )
         except ReplayError as error:
-            self.query_one("#replay-loading").display = False
-            self.query_one("#replay-verdict", Static).update(
-                Content.styled(f"{NO} Cannot open the file: {error}", "bold $error")
-            )
+            self._cannot(f"Cannot open the file: {error}")
+            return
+        except Exception as error:  # a bug of the viewer's: said on screen, never a traceback
+            self._cannot(f"The viewer failed on this file ({type(error).__name__}: {error})")
             return
         self.replay = replay
         self.index = replay.start
+
+    def _cannot(self, why: str) -> None:
+        self.query_one("#replay-loading").display = False
+        self.query_one("#replay-verdict", Static).update(
+            Content.styled(f"{NO} {why}", "bold $error")
+        )
 
     def watch_replay(self, replay: Replay | None) -> None:
         if replay is None:
