@@ -4,15 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from textual import events
-from textual.pilot import Pilot
-from textual.screen import Screen
 from textual.widgets import Input, Static
 from tui_support import (
     DATA_DIR,
     begin,
     clairvoyant_app,
     make_app,
+    press_twice,
     rendered,
     secrets_of,
     settle,
@@ -35,16 +33,6 @@ from domicile_tui.session import Role
 WIDE = (120, 36)
 
 
-async def double_enter(pilot: Pilot[None], table: type[Screen[None]]) -> None:
-    """Enter, and Enter again a moment later, as a terminal delivers them: the second one
-    comes in while the app still closes the dialog, and is handled once the table is back.
-    (Pilot's own presses wait for the app in between.)"""
-    first, second = events.Key("enter", "\r"), events.Key("enter", "\r")
-    pilot.app.post_message(first)
-    await wait_until(pilot, lambda: isinstance(pilot.app.screen, table))
-    pilot.app.post_message(second)
-
-
 async def test_a_second_enter_after_the_seance_does_not_place_a_marker() -> None:
     app = make_app()
     async with app.run_test(size=WIDE) as pilot:
@@ -56,7 +44,8 @@ async def test_a_second_enter_after_the_seance_does_not_place_a_marker() -> None
             lambda: view_of(app).state.day == 2 and view_of(app).state.investigator(1).served,
             what="the next day's dreams",
         )
-        await double_enter(pilot, InvestigatorScreen)  # close (told at once), and again
+        # Close (told at once), and again:
+        await press_twice(pilot, "enter", "\r", InvestigatorScreen)
         await settle(pilot)
         assert view_of(app).state.investigator(1).marker is None
         await pilot.pause(0.6)  # once the dialog is long gone, Enter is the table's again
@@ -72,7 +61,7 @@ async def test_a_second_enter_after_the_seance_does_not_pick_the_ghosts_dream() 
             await pilot.press("1", "g")
             await settle(pilot)
         await wait_until(pilot, lambda: isinstance(app.screen, SeanceScreen), what="the séance")
-        await double_enter(pilot, GhostScreen)
+        await press_twice(pilot, "enter", "\r", GhostScreen)
         await settle(pilot)
         assert app.screen.chosen == frozenset()  # type: ignore[attr-defined]
 

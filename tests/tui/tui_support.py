@@ -13,7 +13,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
+from textual import events
 from textual.pilot import Pilot
+from textual.screen import Screen
 
 from domicile_p2p.bots import make_policy
 from domicile_p2p.packs import Pack, load_default_pack
@@ -125,6 +127,22 @@ async def wait_until(
             return
         await pilot.pause(0.01)
     raise AssertionError(f"timed out waiting for {what or condition}")
+
+
+async def press_twice(
+    pilot: Pilot[Any], key: str, character: str | None, behind: type[Screen[Any]]
+) -> None:
+    """``key``, and ``key`` again a moment later, as a terminal delivers them: the second
+    comes in while the app still closes the dialog, and is handled once ``behind`` is back.
+
+    Both presses are made at once, so that they are a moment apart by their own clocks
+    however slowly the app gets to them (Pilot's own presses wait for the app in
+    between, and under load that wait can outlast the moment a closed dialog holds its
+    keys)."""
+    first, second = events.Key(key, character), events.Key(key, character)
+    pilot.app.post_message(first)
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, behind), what=behind.__name__)
+    pilot.app.post_message(second)
 
 
 def screen_name(app: DomicileApp) -> str:
