@@ -13,6 +13,7 @@ from live_support import loopback_config
 from domicile_p2p.net.adapters.host import RunningHost, start_host
 from domicile_p2p.net.adapters.store import HostStore
 from domicile_p2p.net.join.codes import JoinCode
+from domicile_p2p.transcript.files import read_transcript
 from domicile_p2p.transcript.verify import verify
 
 CODE = JoinCode(5, "owl", "quill")
@@ -83,3 +84,30 @@ async def test_the_next_games_lobby_opens_by_itself_and_comes_back_after_a_resta
     [second] = [r for r in records if r["event"] == "game-ended"]
     assert second["game"] == 2 and second["game_id"] != ended["game_id"]
     assert verify(Path(second["transcript"])).valid
+
+
+async def test_rotate_moves_the_hosts_own_bots_round_and_the_next_game_is_played_out(
+    tmp_path: Path,
+) -> None:
+    """``--rotate``: at the next game each of the host's bots sits one seat round (the
+    investigator's bot is the Ghost now), plays there with its own key, and the game ends
+    verified."""
+    records: list[dict[str, Any]] = []
+    host = await _host(tmp_path, records, rotate=True)
+    try:
+        room = host.rooms[CODE.nameplate]
+        host.start_table()
+        await _until(lambda: room.games == 2 and room.game is None, "the next game's lobby")
+        [first] = [r for r in records if r["event"] == "game-ended"]
+        host.start_table()
+        await _until(lambda: len([r for r in records if r["event"] == "game-ended"]) == 2, "game 2")
+    finally:
+        await host.close()
+    second = [r for r in records if r["event"] == "game-ended"][1]
+    assert second["verified"] and second["game"] == 2
+    keys = []
+    for record in (first, second):
+        genesis = read_transcript(Path(record["transcript"]))[0]
+        keys.append([seat["key"] for seat in genesis.value["body"]["seats"]])
+    assert keys[1] == [keys[0][1], keys[0][0]], "the next seat's player is the Ghost"
+    assert not [r for r in records if r["event"].startswith("bot-")], records
