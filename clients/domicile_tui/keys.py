@@ -21,6 +21,8 @@ _NAMES: Final = {
     "down": "↓",
     "left": "←",
     "right": "→",
+    "pageup": "PgUp",
+    "pagedown": "PgDn",
 }
 
 

@@ -93,7 +93,9 @@ class ReplayScreen(TableScreen):
     HELP_TITLE = "The replay viewer"
     HELP_KEYS: ClassVar[tuple[HelpKeys, ...]] = (
         HelpKeys(("right", "left"), "the next event, the one before"),
-        HelpKeys(("pagedown", "pageup"), "the next day, the start of this day (or the last)"),
+        HelpKeys(
+            ("pagedown", "pageup"), "the next day; the start of this day (or of the one before)"
+        ),
         HelpKeys(("home", "end"), "the first event, the last"),
         HelpKeys(("r",), "the recap of the game so far, day by day"),
         HelpKeys(("escape", "q"), "close the viewer"),
