@@ -133,6 +133,12 @@ class DomicileApp(App[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("question_mark", "help", "Help", key_display="?"),
         Binding("ctrl+q", "quit", "Quit", priority=True, show=False),
+        # The screen's own Tab moves the focus only once the key has reached the field it
+        # leaves, after the keys typed behind it were handed to that field too: in a burst
+        # ("code, Tab, address") the address went into the code.  Taken here, the focus
+        # moves in the key's own turn, and the keys after it go to the next field.
+        Binding("tab", "focus_next", show=False, priority=True),
+        Binding("shift+tab", "focus_previous", show=False, priority=True),
     ]
 
     lobby: reactive[LobbyInfo | None] = reactive(None)

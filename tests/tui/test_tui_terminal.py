@@ -132,3 +132,27 @@ def test_a_burst_of_arrow_keys_moves_the_cursor_once_per_key(terminal: Terminal)
     terminal.wait_for(text("A Ada  lold"), "the chat line said")
     settled_card(terminal)
     assert not any("loldz" in line for line in terminal.screen())
+
+
+@pytest.fixture
+def front_door(tmp_path: Path) -> Iterator[Terminal]:
+    command = [
+        *(sys.executable, "-m", "domicile_tui", "--menu", "--offline", "--name", "X"),
+        *("--data-dir", str(tmp_path), "--interface", "127.0.0.1"),
+    ]
+    term = Terminal(command, "form")
+    try:
+        yield term
+    finally:
+        term.close()
+
+
+def test_a_burst_of_keys_in_a_form_edits_each_field_in_order(front_door: Terminal) -> None:
+    front_door.wait_for(text("Play offline against bots"), "the front door")
+    front_door.keys("o")
+    front_door.wait_for(text("A new offline table"), "the set-up form")
+    # Backspace and Tab are keys the field and the screen bind (the letters are typed by
+    # the field itself): each acts between the keys around it, as it came.
+    front_door.keys("BSpace", "A", "n", "n", "Tab", "C-u", "F", "r", "i", "BSpace", "y")
+    front_door.wait_for(text("Table name       Fry"), "the table's name typed")
+    assert any(line.strip() == "Your name        Ann" for line in front_door.screen())

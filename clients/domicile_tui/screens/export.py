@@ -15,6 +15,7 @@ from textual.widgets import Input, Static
 from domicile_tui.keys import HelpKeys
 from domicile_tui.screens.popup import PopUp
 from domicile_tui.theme import FLOURISH, TABLE_STYLES
+from domicile_tui.widgets.field import Field
 
 
 class ExportScreen(PopUp[Path | None]):
@@ -40,7 +41,7 @@ class ExportScreen(PopUp[Path | None]):
                     "$text-muted",
                 )
             )
-            yield Input(str(self.suggestion), id="export-path")
+            yield Field(str(self.suggestion), id="export-path")
             yield Static(
                 Content.styled("Enter to write · Esc to cancel", "$text-muted"), classes="hint"
             )

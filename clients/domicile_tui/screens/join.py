@@ -22,6 +22,7 @@ from domicile_tui.screens.base import TableScreen
 from domicile_tui.session import MAX_NAME_LENGTH, Role, SettingsError, clean_name
 from domicile_tui.theme import FLOURISH
 from domicile_tui.ticket import JoinTicket
+from domicile_tui.widgets.field import Field
 from domicile_tui.widgets.toggles import MarkedRadioButton
 
 LOOK_FOR_TABLE = 10.0
@@ -141,17 +142,17 @@ class JoinScreen(TableScreen):
                 placeholder = (
                     f"{self.found.advert.nameplate}-word-word" if self.found else "7-raven-lantern"
                 )
-                yield Input(placeholder=placeholder, id="code")
+                yield Field(placeholder=placeholder, id="code")
             if self.by_address:
                 with Horizontal(classes="field"):
                     yield Label("Address", classes="field-label")
-                    yield Input(placeholder="wss://192.168.1.20:47470", id="address")
+                    yield Field(placeholder="wss://192.168.1.20:47470", id="address")
                 with Horizontal(classes="field"):
                     yield Label("Fingerprint", classes="field-label")
-                    yield Input(placeholder="optional: the host's 64 hex digits", id="fingerprint")
+                    yield Field(placeholder="optional: the host's 64 hex digits", id="fingerprint")
             with Horizontal(classes="field"):
                 yield Label("Your name", classes="field-label")
-                yield Input(defaults.player_name, id="player-name", max_length=MAX_NAME_LENGTH)
+                yield Field(defaults.player_name, id="player-name", max_length=MAX_NAME_LENGTH)
             if not self.watching:
                 with Horizontal(classes="field"):
                     yield Label("Play as", classes="field-label")

@@ -29,6 +29,7 @@ from domicile_tui.personas import persona
 from domicile_tui.screens.base import TableScreen
 from domicile_tui.session import MAX_NAME_LENGTH, Role, SettingsError, TableSettings
 from domicile_tui.theme import FLOURISH
+from domicile_tui.widgets.field import Field
 from domicile_tui.widgets.toggles import MarkedCheckbox, MarkedRadioButton
 
 NO_TIMER: Final = 0
@@ -78,10 +79,10 @@ class HostSetupScreen(TableScreen):
             yield Static(Content.styled(FLOURISH, "$secondary"), classes="flourish")
             with Horizontal(classes="field"):
                 yield Label("Your name", classes="field-label")
-                yield Input(defaults.player_name, id="player-name", max_length=MAX_NAME_LENGTH)
+                yield Field(defaults.player_name, id="player-name", max_length=MAX_NAME_LENGTH)
             with Horizontal(classes="field"):
                 yield Label("Table name", classes="field-label")
-                yield Input(defaults.table_name, id="table-name", max_length=MAX_NAME_LENGTH)
+                yield Field(defaults.table_name, id="table-name", max_length=MAX_NAME_LENGTH)
             with Horizontal(classes="field"):
                 yield Label("Play as", classes="field-label")
                 with RadioSet(id="role"):

@@ -13,6 +13,7 @@ from textual.widgets import Input, Static
 from domicile_p2p.rules import MAX_CHAT_LENGTH
 from domicile_tui.personas import persona
 from domicile_tui.session import ChatLine
+from domicile_tui.widgets.field import Field
 
 
 def chat_entry(line: ChatLine) -> Content:
@@ -22,12 +23,11 @@ def chat_entry(line: ChatLine) -> Content:
     )
 
 
-class SpeakingLine(Input):
+class SpeakingLine(Field):
     """The line to speak in.  Enter says what was typed before it, and only that.
 
-    Input's Enter is a binding, which runs once the key has bubbled up to the app: the
-    letters typed right after it were in the line by then, and were said with it.  Here
-    Enter is taken in the line's own turn, between the keys before it and those after.
+    Enter is taken in the line's own turn (as a :class:`Field` takes its keys): the letters
+    typed right after it are not said with it.
     """
 
     async def _on_key(self, event: events.Key) -> None:
