@@ -135,6 +135,14 @@ async def test_joining_by_code_gives_up_with_one_plain_message(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(join_screen, "LOOK_FOR_TABLE", 1.5)
+
+    async def nobody_answers(_door: TableDoor, window: float = 0.0) -> list[object]:
+        # Each look hears nothing: other tables on 127.0.0.1 (another test's, a player's
+        # running meanwhile) must not answer for table 9.
+        await asyncio.sleep(window)
+        return []
+
+    monkeypatch.setattr(TableDoor, "discover", nobody_answers)
     app = front_door(tmp_path)
     async with app.run_test(size=WIDE) as pilot:
         shown = record_notifications(app)
