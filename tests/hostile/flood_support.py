@@ -20,10 +20,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from live_support import domicile, environment
+from live_support import NetworkBot, domicile, environment, network_bot
 from websockets.asyncio.client import ClientConnection, connect
 
+from domicile_p2p.net.adapters.client import Backoff
 from domicile_p2p.net.adapters.tls import client_context
+from domicile_p2p.net.join.codes import JoinCode
+from domicile_p2p.net.wire import Role
 
 LOOPBACK = "127.0.0.1"
 PER_SOURCE = 60
@@ -119,6 +122,17 @@ async def churn(port: int, total: int, *, concurrency: int = 20, seconds: float 
 
     await asyncio.gather(*(worker() for _ in range(concurrency)))
     return done
+
+
+def honest_pair(
+    directory: Path, port: int, code: JoinCode, backoff: Backoff | None = None
+) -> list[NetworkBot]:
+    """The honest players: a Ghost and an investigator, bots over TLS from 127.0.0.1."""
+    url = f"wss://{LOOPBACK}:{port}"
+    return [
+        network_bot(directory / name, url, code, role=role, seed=seed, backoff=backoff)
+        for name, role, seed in (("ghost", Role.GHOST, 0), ("inv1", Role.INVESTIGATOR, 1))
+    ]
 
 
 def resident_bytes(pid: int) -> int:

@@ -19,14 +19,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-from flood_support import FloodedHost, flood_connection, open_descriptors
-from live_support import LOOPBACK, network_bot, same_transcripts
+from flood_support import FloodedHost, flood_connection, honest_pair, open_descriptors
+from live_support import same_transcripts
 
 from domicile_p2p.cli.host import DESCRIPTORS_KEPT, DESCRIPTORS_PER_TABLE
 from domicile_p2p.net.adapters.bot import BotOutcome
 from domicile_p2p.net.adapters.client import Backoff
 from domicile_p2p.net.join.codes import JoinCode
-from domicile_p2p.net.wire import Role
 from domicile_p2p.transcript.verify import verify
 
 CODE = JoinCode(7, "owl", "quill")
@@ -110,14 +109,7 @@ async def test_a_descriptor_flood_under_a_small_ulimit_leaves_the_honest_game_wh
             await asyncio.sleep(0.1)
         print(f"the flood holds {holder.open}; the host {most} descriptors of {NOFILE}")
         assert most >= cap, "the flood filled the host up to its cap"
-        url = f"wss://{LOOPBACK}:{host.port}"
-        backoff = Backoff(first=0.2, cap=2.0, attempts=200)
-        bots = [
-            network_bot(tmp_path / "ghost", url, CODE, role=Role.GHOST, seed=0, backoff=backoff),
-            network_bot(
-                tmp_path / "inv1", url, CODE, role=Role.INVESTIGATOR, seed=1, backoff=backoff
-            ),
-        ]
+        bots = honest_pair(tmp_path, host.port, CODE, Backoff(first=0.2, cap=2.0, attempts=200))
         outcomes = await _while_alive(host, asyncio.gather(*(bot.play() for bot in bots)))
         ended = await host.wait_for("game-ended", GAME_SECONDS)
         assert host.alive(), "the host stays up"

@@ -17,8 +17,9 @@ from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
+from flood_support import honest_pair
 from hostile_support import Records
-from live_support import LOOPBACK, loopback_config, network_bot, same_transcripts
+from live_support import loopback_config, same_transcripts
 
 from domicile_p2p.net.adapters import files, store
 from domicile_p2p.net.adapters.disk_trouble import DescriptorReserve, DiskTrouble
@@ -26,7 +27,6 @@ from domicile_p2p.net.adapters.files import AppendLog, read_lines
 from domicile_p2p.net.adapters.host import start_host
 from domicile_p2p.net.adapters.store import EVENTS_FILE
 from domicile_p2p.net.join.codes import JoinCode
-from domicile_p2p.net.wire import Role
 from domicile_p2p.transcript.files import read_transcript
 
 CODE = JoinCode(6, "owl", "quill")
@@ -90,11 +90,7 @@ async def test_a_log_that_fails_to_write_pauses_the_table_and_loses_nothing(
     log = Records()
     host = await start_host(loopback_config(tmp_path / "host", investigators=1, codes=(CODE,)), log)
     try:
-        url = f"wss://{LOOPBACK}:{host.port}"
-        bots = [
-            network_bot(tmp_path / "ghost", url, CODE, role=Role.GHOST, seed=0),
-            network_bot(tmp_path / "inv1", url, CODE, role=Role.INVESTIGATOR, seed=1),
-        ]
+        bots = honest_pair(tmp_path, host.port, CODE)
         outcomes = await asyncio.wait_for(asyncio.gather(*(bot.play() for bot in bots)), 240)
         await asyncio.wait_for(host.wait_done(), 60)
         assert host.failure is None
@@ -134,11 +130,7 @@ async def test_a_host_that_closes_while_the_disk_fails_stops_and_keeps_what_was_
     log = Records()
     host = await start_host(loopback_config(tmp_path / "host", investigators=1, codes=(CODE,)), log)
     FailingDisk(monkeypatch, {n: "sync" for n in range(1, 10_000)})
-    url = f"wss://{LOOPBACK}:{host.port}"
-    bots = [
-        network_bot(tmp_path / "ghost", url, CODE, role=Role.GHOST, seed=0),
-        network_bot(tmp_path / "inv1", url, CODE, role=Role.INVESTIGATOR, seed=1),
-    ]
+    bots = honest_pair(tmp_path, host.port, CODE)
     playing = [asyncio.ensure_future(bot.play()) for bot in bots]
     try:
         for _ in range(600):  # the game's first event cannot be written: the table pauses
@@ -165,7 +157,7 @@ def test_an_outage_is_logged_three_times_however_long_it_lasts() -> None:
         lambda event, _fields: logged.append(event), "persist", clock=lambda: now[0]
     )
     delays = []
-    for _attempt in range(1000):  # 1,000 failed attempts over about 80 minutes
+    for _attempt in range(2000):  # 2,000 failed attempts: nearly three hours
         delays.append(trouble.failed(OSError(errno.ENOSPC, "No space left on device"), {}))
         now[0] += delays[-1]
     trouble.recovered({})

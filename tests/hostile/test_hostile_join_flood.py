@@ -20,8 +20,8 @@ import secrets
 import time
 from pathlib import Path
 
-from flood_support import FloodedHost, flood_connection
-from live_support import LOOPBACK, network_bot, same_transcripts
+from flood_support import FloodedHost, flood_connection, honest_pair
+from live_support import same_transcripts
 
 from domicile_p2p.net import wire
 from domicile_p2p.net.join.codes import JoinCode
@@ -102,11 +102,7 @@ async def test_a_join_flood_from_many_addresses_leaves_the_honest_game_whole(
         started, cpu_before = time.monotonic(), _cpu_seconds(host.pid)
         flood = JoinFlood(host.port, SECONDS)
         await asyncio.sleep(min(2.0, SECONDS / 2))
-        url = f"wss://{LOOPBACK}:{host.port}"
-        bots = [
-            network_bot(tmp_path / name, url, CODE, role=role, seed=seed)
-            for name, role, seed in (("ghost", Role.GHOST, 0), ("inv1", Role.INVESTIGATOR, 1))
-        ]
+        bots = honest_pair(tmp_path, host.port, CODE)
         outcomes = await asyncio.wait_for(asyncio.gather(*(bot.play() for bot in bots)), 600)
         game_over = time.monotonic() - started
         await flood.wait()

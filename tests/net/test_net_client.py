@@ -78,6 +78,8 @@ async def test_a_changed_certificate_is_never_retried(tmp_path: Path) -> None:
 def test_backoff_doubles_up_to_its_cap() -> None:
     backoff = Backoff(first=0.25, cap=5.0)
     assert [backoff.delay(n) for n in range(1, 8)] == [0.25, 0.5, 1.0, 2.0, 4.0, 5.0, 5.0]
+    # A wait that never gives up is still at the cap after hours (2.0 ** 1024 overflowed).
+    assert backoff.delay(5000) == 5.0
 
 
 @pytest.mark.parametrize(

@@ -166,7 +166,9 @@ class Backoff:
     """The same before the first seat: a host that was never reached is likely a typo."""
 
     def delay(self, attempt: int) -> float:
-        return float(min(self.cap, self.first * 2.0 ** max(0, attempt - 1)))
+        # The exponent stops growing long after the cap is reached: 2.0 ** 1024 overflows,
+        # and an endless wait (``attempts`` None) gets there after 85 minutes at 5 s.
+        return float(min(self.cap, self.first * 2.0 ** min(64, max(0, attempt - 1))))
 
 
 class PeerClient:

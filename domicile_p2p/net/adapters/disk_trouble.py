@@ -22,6 +22,8 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Final
 
+from domicile_p2p.net.adapters.client import Backoff
+
 RETRY_FIRST: Final = 0.05
 """Seconds before the first retry."""
 RETRY_CAP: Final = 5.0
@@ -54,12 +56,10 @@ class DiskTrouble:
         self._log = log
         self._what = what
         self._clock = clock
-        self._first = first
-        self._cap = cap
+        self._backoff = Backoff(first=first, cap=cap, attempts=None)
         self._report_every = report_every
         self._since: float | None = None
         self._reported = 0.0
-        self._delay = first
         self.attempts = 0
         """Failed attempts in the outage going on (0: none is)."""
 
@@ -72,16 +72,14 @@ class DiskTrouble:
         now = self._clock()
         self.attempts += 1
         reason = _reason(error)
+        delay = self._backoff.delay(self.attempts)
         if self._since is None:
             self._since = self._reported = now
-            self._delay = self._first
             self._log(
                 f"{self._what}-paused",
                 {**fields, "reason": reason, "note": "nothing is lost; retrying until it works"},
             )
-            return self._delay
-        self._delay = min(self._cap, self._delay * 2)
-        if now - self._reported >= self._report_every:
+        elif now - self._reported >= self._report_every:
             self._reported = now
             self._log(
                 f"{self._what}-still-failing",
@@ -92,7 +90,7 @@ class DiskTrouble:
                     "seconds": round(now - self._since, 1),
                 },
             )
-        return self._delay
+        return delay
 
     def recovered(self, fields: Mapping[str, Any]) -> None:
         """The write went through: say so once, if there was an outage."""
