@@ -43,6 +43,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.protocol import State
 
 from domicile_p2p.net.adapters.disk_trouble import DiskTrouble
+from domicile_p2p.net.adapters.memory_release import MemoryRelease
 from domicile_p2p.net.adapters.outbox import (
     DirectOutbox,
     OutboxLimits,
@@ -303,6 +304,7 @@ class HostServer:
         self._outboxes: dict[ConnectionId, _Outbox] = {}
         self._server: Server | None = None
         self._accept_errors: AcceptErrors | None = None
+        self._memory: MemoryRelease | None = None
         self._timer: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -335,6 +337,7 @@ class HostServer:
             create_connection=WatchedConnection,
         )
         loop = asyncio.get_running_loop()
+        self._memory = MemoryRelease(loop)
         self._accept_errors = AcceptErrors(self.hooks.log, loop.time, loop.get_exception_handler())
         loop.set_exception_handler(self._accept_errors)
         self._timer = asyncio.create_task(self._run_timer())
@@ -361,6 +364,8 @@ class HostServer:
         for task in list(self._tasks):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        if self._memory is not None:
+            self._memory.close()
         if self._accept_errors is not None:
             loop = asyncio.get_running_loop()
             if loop.get_exception_handler() is self._accept_errors:
@@ -484,6 +489,8 @@ class HostServer:
         finally:
             self._outboxes.pop(connection, None)
             direct.close()
+            if self._memory is not None:
+                self._memory.closed()
             if isinstance(websocket, WatchedConnection):
                 websocket.after_read = None  # no cycle left through the outbox
             self.apply(self.session.disconnect(connection, self._clock()))
