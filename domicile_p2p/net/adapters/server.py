@@ -223,13 +223,16 @@ class _DurableOrder:
         by_table: dict[int, list[Mapping[str, Any]]] = {}
         for persist in group:
             by_table.setdefault(persist.table, []).extend(persist.events)
+        tables = len(by_table)
         while True:
             problems = await self._write_tables(by_table)
             if not problems:
-                self._trouble.recovered({"tables": len(group)})
+                self._trouble.recovered({"tables": tables})
                 return True
+            defects = [p for p in problems.values() if not isinstance(p, OSError)]
             table, problem = next(iter(problems.items()))
-            if self._stopping or not isinstance(problem, OSError):
+            if self._stopping or defects:
+                problem = defects[0] if defects else problem
                 break
             by_table = {table: by_table[table] for table in problems}
             delay = self._trouble.failed(problem, {"table": table, "tables": sorted(problems)})
