@@ -273,10 +273,16 @@ async def test_tables_on_the_lan_are_listed_and_joined_from_the_front_door(
             tables = app.screen.query_one("#lan-tables", OptionList)
 
             def friday() -> int | None:
-                prompts = [
-                    str(tables.get_option_at_index(i).prompt) for i in range(tables.option_count)
-                ]
-                return next((i for i, p in enumerate(prompts) if p.startswith("Friday")), None)
+                # This test's host, by its port: other tables called Friday may be on
+                # 127.0.0.1 meanwhile (other tests', a player's).
+                found = getattr(app.screen, "found", ())
+                for i in range(tables.option_count):
+                    option_id = tables.get_option_at_index(i).id or ""
+                    if option_id.startswith("table-"):
+                        table = found[int(option_id.removeprefix("table-"))]
+                        if table.port == host.port:
+                            return i
+                return None
 
             await long_wait(pilot, lambda: friday() is not None, "the table on the LAN")
             entry = str(tables.get_option_at_index(friday() or 0).prompt)
