@@ -2,9 +2,9 @@
 in the middle of a round, started again with ``--resume``, played to the end and verified.
 
 The player is driven through a pseudo-terminal the way a person would, with the keys the
-investigator's table answers to (Enter places the marker on the card under the cursor, L
-locks it; any key ends a séance); the other seats are the host's bots, at once.  Only
-127.0.0.1 is used (the host listens and advertises there).
+investigator's table answers to (C goes back to the cards sought, Enter places the marker
+on the card under the cursor, L locks it; any key ends a séance); the other seats are the
+host's bots, at once.  Only 127.0.0.1 is used (the host listens and advertises there).
 """
 
 from __future__ import annotations
@@ -121,9 +121,11 @@ def events_in(data_dir: Path) -> list[dict[str, object]]:
 
 
 def play_until(player: TerminalPlayer, done: object, timeout: float, what: str) -> None:
-    """Press Enter and L in turn (start, place, lock, skip a séance) until ``done()``."""
+    """Press C, Enter and L in turn (back to the cards sought, start, place, lock, skip a
+    séance) until ``done()``.  C first, as a person would: after a séance the cursor may
+    still be on a category already found, where Enter is refused."""
     deadline = time.monotonic() + timeout
-    keys = (b"\r", b"l")
+    keys = (b"c", b"\r", b"l")
     turn = 0
     while not done():  # type: ignore[operator]
         tail = bytes(player.output[-3000:]).decode(errors="replace")
@@ -132,7 +134,7 @@ def play_until(player: TerminalPlayer, done: object, timeout: float, what: str) 
             raise AssertionError(f"domicile play exited ({code}) before {what}: {tail!r}")
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}; the screen ended with {tail!r}")
-        player.press(keys[turn % 2])
+        player.press(keys[turn % len(keys)])
         turn += 1
         time.sleep(0.25)
 
