@@ -19,6 +19,14 @@ pytestmark = pytest.mark.slow
 CODE = "3-owl-quill"
 
 
+def _started(*args: str) -> subprocess.Popen[str]:
+    """``domicile ARGS`` in a subprocess, its output read as text."""
+    return subprocess.Popen(
+        domicile(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=environment(),
+    )  # fmt: skip
+
+
 async def _play_holding(bot: NetworkBot, released: asyncio.Event) -> BotOutcome:
     """Play the seat, but make no move once the game is in play until ``released``: the
     table waits for this seat, so whatever the machine's load, a spectator started then
@@ -70,15 +78,9 @@ async def test_a_spectator_process_joining_mid_game_writes_the_hosts_archive_byt
             await asyncio.sleep(0.02)
         held_when_watching = seat.session.player.held
         watched = tmp_path / "watched.json"
-        spectator = subprocess.Popen(
-            domicile(
-                "watch", "--connect", url, "--code", CODE, "--name", "Ada watching",
-                "--data-dir", str(tmp_path / "spectator"), "--transcript", str(watched), "--log",
-            ),
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env=environment(),
+        spectator = _started(
+            "watch", "--connect", url, "--code", CODE, "--name", "Ada watching",
+            "--data-dir", str(tmp_path / "spectator"), "--transcript", str(watched), "--log",
         )  # fmt: skip
         watch = await host.wait_for("watch", timeout=60)
         released.set()
@@ -123,27 +125,15 @@ async def test_a_spectator_process_watches_two_games_in_a_row_at_the_same_table(
     processes: list[subprocess.Popen[str]] = []
     try:
         await host.wait_for("listening")
-        spectator = subprocess.Popen(
-            domicile(
-                "watch", "--connect", url, "--code", CODE, "--data-dir", str(tmp_path / "sp"),
-                "--games", "2", "--transcript-dir", str(watched), "--quiet",
-            ),
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env=environment(),
+        spectator = _started(
+            "watch", "--connect", url, "--code", CODE, "--data-dir", str(tmp_path / "sp"),
+            "--games", "2", "--transcript-dir", str(watched), "--quiet",
         )  # fmt: skip
         processes.append(spectator)
         await host.wait_for("watch", timeout=60)  # in the lobby: the game waits for seat 2
-        guest = subprocess.Popen(
-            domicile(
-                "bot", "--connect", url, "--code", CODE, "--data-dir", str(tmp_path / "guest"),
-                "--seat", "2", "--games", "2",
-            ),
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env=environment(),
+        guest = _started(
+            "bot", "--connect", url, "--code", CODE, "--data-dir", str(tmp_path / "guest"),
+            "--seat", "2", "--games", "2",
         )  # fmt: skip
         processes.append(guest)
         out, err = await asyncio.to_thread(spectator.communicate, None, 240)

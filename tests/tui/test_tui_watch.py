@@ -8,10 +8,13 @@ long as the test looks, whatever the machine's load; then it comes back and fini
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 from test_tui_network import LOOPBACK, WIDE, door, long_wait
+from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, RadioSet
 from tui_support import PACK, close_seance, record_notifications, rendered, settings, view_of
 
@@ -29,6 +32,7 @@ from domicile_tui.screens.confirm import ConfirmScreen
 from domicile_tui.screens.end import EndScreen
 from domicile_tui.screens.investigator import InvestigatorScreen
 from domicile_tui.screens.join import JoinScreen
+from domicile_tui.screens.lobby import LobbyScreen
 from domicile_tui.screens.start import StartScreen
 from domicile_tui.ticket import JoinTicket
 from domicile_tui.widgets.chat import ChatPanel
@@ -86,8 +90,13 @@ async def into_the_game_and_away(data_dir: Path, host: RunningHost) -> None:
         await asyncio.gather(playing, return_exceptions=True)
 
 
+def the_game(host: RunningHost) -> Any:
+    """The game of the host's one table (``None`` before it begins)."""
+    return host.rooms[next(iter(host.rooms))].game
+
+
 def events_at(host: RunningHost) -> int:
-    game = host.rooms[next(iter(host.rooms))].game
+    game = the_game(host)
     return 0 if game is None else len(game.events)
 
 
@@ -95,121 +104,119 @@ def ticket(host: RunningHost) -> JoinTicket:
     return JoinTicket(parse_code(host.tables()[0].code), Address(LOOPBACK, host.port))
 
 
+@asynccontextmanager
+async def a_table(tmp_path: Path, *, in_play: bool = True) -> AsyncIterator[RunningHost]:
+    """The table of :func:`bots_table`; ``in_play``: its game begun and waiting for seat 1."""
+    host = await bots_table(tmp_path / "host")
+    try:
+        if in_play:
+            await into_the_game_and_away(tmp_path / "mina", host)
+        yield host
+    finally:
+        await host.close()
+
+
+@asynccontextmanager
+async def at_the_door(tmp_path: Path) -> AsyncIterator[tuple[DomicileApp, Pilot[Any]]]:
+    """A client on 127.0.0.1 at its front door."""
+    app = DomicileApp(door(tmp_path / "me"), defaults=settings(), open_at_once=False, seance_step=0)
+    async with app.run_test(size=WIDE) as pilot:
+        await long_wait(pilot, lambda: isinstance(app.screen, StartScreen), "the door")
+        yield app, pilot
+
+
 async def test_watch_from_the_join_form_shows_the_public_table_with_nothing_to_act_on(
     tmp_path: Path,
 ) -> None:
-    host = await bots_table(tmp_path / "host")
-    try:
-        await into_the_game_and_away(tmp_path / "mina", host)
-        app = DomicileApp(
-            door(tmp_path / "me"), defaults=settings(), open_at_once=False, seance_step=0
+    async with a_table(tmp_path) as host, at_the_door(tmp_path) as (app, pilot):
+        shown = record_notifications(app)
+        await pilot.press("a")
+        await long_wait(pilot, lambda: isinstance(app.screen, JoinScreen), "the join form")
+        app.screen.query_one("#code", Input).value = host.tables()[0].code
+        app.screen.query_one("#address", Input).value = f"wss://{LOOPBACK}:{host.port}"
+        await pilot.press("ctrl+o")
+        await long_wait(pilot, lambda: isinstance(app.screen, InvestigatorScreen), "watching")
+        lobby = app.lobby
+        assert lobby is not None and lobby.watching and lobby.your_seat == 1
+        view = view_of(app)
+        assert view.seat == 1 and view.ghost is None, "the investigators' public view"
+        screen = app.screen
+        assert not screen.query_one(ChatPanel).query(Input), "a spectator has no chat line"
+        assert "Watching: the table as Mina sees it" in rendered(screen.query_one("#prompt"))
+        assert "Mina (watched)" in rendered(screen.query_one(InvestigatorList))
+        await long_wait(
+            pilot,
+            lambda: "Watching the table" in rendered(app.screen.query_one(StatusBar)),
+            "the status",
         )
-        async with app.run_test(size=WIDE) as pilot:
-            shown = record_notifications(app)
-            await long_wait(pilot, lambda: isinstance(app.screen, StartScreen), "the door")
-            await pilot.press("a")
-            await long_wait(pilot, lambda: isinstance(app.screen, JoinScreen), "the join form")
-            app.screen.query_one("#code", Input).value = host.tables()[0].code
-            app.screen.query_one("#address", Input).value = f"wss://{LOOPBACK}:{host.port}"
-            await pilot.press("ctrl+o")
-            await long_wait(pilot, lambda: isinstance(app.screen, InvestigatorScreen), "watching")
-            lobby = app.lobby
-            assert lobby is not None and lobby.watching and lobby.your_seat == 1
-            view = view_of(app)
-            assert view.seat == 1 and view.ghost is None, "the investigators' public view"
-            screen = app.screen
-            assert not screen.query_one(ChatPanel).query(Input), "a spectator has no chat line"
-            assert "Watching: the table as Mina sees it" in rendered(screen.query_one("#prompt"))
-            assert "Mina (watched)" in rendered(screen.query_one(InvestigatorList))
-            await long_wait(
-                pilot,
-                lambda: "Watching the table" in rendered(app.screen.query_one(StatusBar)),
-                "the status",
-            )
-            before = events_at(host)
-            await pilot.press("enter", "l", "t")
-            await long_wait(pilot, lambda: bool(shown), "a word about the Enter")
-            assert "a spectator cannot play" in shown[-1]
-            assert isinstance(app.screen, InvestigatorScreen)
-            assert events_at(host) == before, "nothing a spectator presses reaches the table"
-            # Seat 1 comes back: the spectator follows the game, live, to its end.
-            client, brain = seat_one(tmp_path / "mina", host)
-            finishing = asyncio.create_task(run_bot(client, brain))
-            await long_wait(pilot, lambda: finishing.done(), "the rest of the game")
-            outcome = finishing.result()
-            for _ in range(3000):  # the spectator reads each séance, as a player does
-                if isinstance(app.screen, EndScreen):
-                    break
-                await close_seance(pilot) or await pilot.pause(0.01)
-            assert isinstance(app.screen, EndScreen), app.screen
-            await long_wait(pilot, lambda: app.verification is not None, "the proof")
-            assert app.verification is not None and app.verification.ok
-            assert app.verification.reveal is not None
-            watched = tmp_path / "watched.jsonl"
-            app.export_transcript(watched)  # as E on the end screen does
-            await long_wait(pilot, lambda: app.exported == watched, "the export")
-            archive = tmp_path / "host" / "games" / f"{host_game_id(host)}.json"
-            await long_wait(pilot, archive.exists, "the host's archive")
-            assert watched.read_bytes() == archive.read_bytes()
-            assert watched.read_bytes().count(b"\n") == len(outcome.events)
-            await pilot.press("escape")  # a spectator leaves without being asked
-            await long_wait(pilot, lambda: isinstance(app.screen, StartScreen), "the door")
-    finally:
-        await host.close()
-
-
-def host_game_id(host: RunningHost) -> str:
-    game = host.rooms[next(iter(host.rooms))].game
-    assert game is not None
-    return game.game_id
+        before = events_at(host)
+        await pilot.press("enter", "l", "t")
+        await long_wait(pilot, lambda: bool(shown), "a word about the Enter")
+        assert "a spectator cannot play" in shown[-1]
+        assert isinstance(app.screen, InvestigatorScreen)
+        assert events_at(host) == before, "nothing a spectator presses reaches the table"
+        # Seat 1 comes back: the spectator follows the game, live, to its end.
+        client, brain = seat_one(tmp_path / "mina", host)
+        finishing = asyncio.create_task(run_bot(client, brain))
+        await long_wait(pilot, lambda: finishing.done(), "the rest of the game")
+        outcome = finishing.result()
+        for _ in range(3000):  # the spectator reads each séance, as a player does
+            if isinstance(app.screen, EndScreen):
+                break
+            await close_seance(pilot) or await pilot.pause(0.01)
+        assert isinstance(app.screen, EndScreen), app.screen
+        await long_wait(pilot, lambda: app.verification is not None, "the proof")
+        assert app.verification is not None and app.verification.ok
+        assert app.verification.reveal is not None
+        watched = tmp_path / "watched.jsonl"
+        app.export_transcript(watched)  # as E on the end screen does
+        await long_wait(pilot, lambda: app.exported == watched, "the export")
+        archive = tmp_path / "host" / "games" / f"{the_game(host).game_id}.json"
+        await long_wait(pilot, archive.exists, "the host's archive")
+        assert watched.read_bytes() == archive.read_bytes()
+        assert watched.read_bytes().count(b"\n") == len(outcome.events)
+        await pilot.press("escape")  # a spectator leaves without being asked
+        await long_wait(pilot, lambda: isinstance(app.screen, StartScreen), "the door")
 
 
 async def test_a_late_joiner_is_offered_to_watch_instead_of_a_refusal(tmp_path: Path) -> None:
-    host = await bots_table(tmp_path / "host")
-    try:
-        await into_the_game_and_away(tmp_path / "mina", host)
-        app = DomicileApp(
-            door(tmp_path / "me"), defaults=settings(), open_at_once=False, seance_step=0
-        )
-        async with app.run_test(size=WIDE) as pilot:
-            shown = record_notifications(app)
-            await long_wait(pilot, lambda: isinstance(app.screen, StartScreen), "the door")
-            app.join(ticket(host), "Ada", None)
-            await long_wait(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the offer")
-            question = app.screen.question  # type: ignore[attr-defined]
-            assert "The game has started at this table" in question
-            assert question.endswith("Watch the game instead?")
-            assert not shown, "no refusal is shown beside the offer"
-            await pilot.press("y")
-            await long_wait(pilot, lambda: isinstance(app.screen, InvestigatorScreen), "watching")
-            assert app.lobby is not None and app.lobby.watching
-            assert view_of(app).ghost is None
-    finally:
-        await host.close()
+    async with a_table(tmp_path) as host, at_the_door(tmp_path) as (app, pilot):
+        shown = record_notifications(app)
+        app.join(ticket(host), "Ada", None)
+        await long_wait(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the offer")
+        question = app.screen.question  # type: ignore[attr-defined]
+        assert "The game has started at this table" in question
+        assert question.endswith("Watch the game instead?")
+        assert not shown, "no refusal is shown beside the offer"
+        await pilot.press("y")
+        await long_wait(pilot, lambda: isinstance(app.screen, InvestigatorScreen), "watching")
+        assert app.lobby is not None and app.lobby.watching
+        assert view_of(app).ghost is None
 
 
 async def test_a_late_joiner_who_declines_is_back_at_the_front_door(tmp_path: Path) -> None:
-    host = await bots_table(tmp_path / "host")
-    try:
-        await into_the_game_and_away(tmp_path / "mina", host)
-        app = DomicileApp(
-            door(tmp_path / "me"), defaults=settings(), open_at_once=False, seance_step=0
-        )
-        async with app.run_test(size=WIDE) as pilot:
-            await long_wait(pilot, lambda: isinstance(app.screen, StartScreen), "the door")
-            app.join(ticket(host), "Ada", None)
-            await long_wait(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the offer")
-            await pilot.press("n")
-            await long_wait(pilot, lambda: isinstance(app.screen, StartScreen), "the door")
-            assert app.session is None
-    finally:
-        await host.close()
+    async with a_table(tmp_path) as host, at_the_door(tmp_path) as (app, pilot):
+        app.join(ticket(host), "Ada", None)
+        await long_wait(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the offer")
+        await pilot.press("n")
+        await long_wait(pilot, lambda: isinstance(app.screen, StartScreen), "the door")
+        assert app.session is None
+
+
+async def test_a_spectator_from_the_lobby_on_sees_the_game_begin(tmp_path: Path) -> None:
+    async with a_table(tmp_path, in_play=False) as host, at_the_door(tmp_path) as (app, pilot):
+        app.spectate(ticket(host), "Ada")
+        await long_wait(pilot, lambda: app.lobby is not None and bool(app.lobby.seats), "lobby")
+        assert isinstance(app.screen, LobbyScreen)
+        hint = rendered(app.screen.query_one("#lobby-hint"))
+        assert "You are watching this table" in hint
+        await into_the_game_and_away(tmp_path / "mina", host)  # seat 1 sits down: it begins
+        await long_wait(pilot, lambda: isinstance(app.screen, InvestigatorScreen), "the game")
+        assert app.lobby is not None and app.lobby.watching
 
 
 async def test_the_front_door_offers_to_watch_by_code(tmp_path: Path) -> None:
-    app = DomicileApp(door(tmp_path), defaults=settings(), open_at_once=False, seance_step=0)
-    async with app.run_test(size=WIDE) as pilot:
-        await long_wait(pilot, lambda: isinstance(app.screen, StartScreen), "the door")
+    async with at_the_door(tmp_path) as (app, pilot):
         menu = app.screen.query_one("#menu", OptionList)
         prompts = [str(menu.get_option_at_index(i).prompt) for i in range(menu.option_count)]
         assert "Watch a table by its code" in prompts

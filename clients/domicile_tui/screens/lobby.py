@@ -197,6 +197,11 @@ class LobbyScreen(TableScreen):
             return Content.styled("Press Enter to light the candles and begin.", "bold $primary")
         if not lobby.seats:  # the host has not answered yet: the status bar says where
             return Content.styled("Waiting for the host to answer…", "italic $text-muted")
+        if lobby.watching:
+            return Content.styled(
+                "You are watching this table: its game shows here as soon as it begins.",
+                "bold $primary",
+            )
         open_seats = sum(1 for seat in lobby.seats if seat.kind is SeatKind.OPEN)
         plural = "s" if open_seats != 1 else ""
         if lobby.rematch and not lobby.started:

@@ -46,6 +46,7 @@ class Tableau(Board):
         self.watching = watching
         self._dealt: tuple[tuple[str, ...], ...] = ()
         self._seeking: Category | None = None
+        self._recomposing = False
 
     def compose(self) -> ComposeResult:
         view = self.view
@@ -61,15 +62,22 @@ class Tableau(Board):
                         yield CardTile(card, id=card_dom_id(card_id))
 
     async def watch_view(self, view: View | None) -> None:
-        if view is None:
-            return
+        if view is None or self._recomposing:
+            return  # (a rebuild under way shows the latest view once its cards are there)
         focused = self.screen.focused if self.is_mounted else None
         on_board = isinstance(focused, CardTile) and focused in self.query(CardTile)
         refocus = focused.id if on_board and focused is not None else None
         dealt = tuple(view.state.tableau.cards(c) for c in CATEGORY_ORDER)
         if dealt != self._dealt:
             self._dealt = dealt
-            await self.recompose()
+            self._recomposing = True
+            try:
+                await self.recompose()
+            finally:
+                self._recomposing = False
+            if self.view is not view:  # a newer view came while the cards were rebuilt
+                await self.watch_view(self.view)
+                return
         self._decorate(view)
         seeking = sought_category(view)
         moved_on = seeking is not None and seeking is not self._seeking
@@ -88,11 +96,17 @@ class Tableau(Board):
                 self.focus_first_sought()
 
     def _decorate(self, view: View) -> None:
+        headers = [self.query(f"#header-{category.value}") for category in CATEGORY_ORDER]
+        if not all(headers):
+            # Composed, not mounted yet (views can come faster than a screen is built, as
+            # when a spectator catches up): decorate the latest view once the cards are in.
+            self.call_after_refresh(self._decorate_latest)
+            return
         state = view.state
         seeking = sought_category(view)
         mine = None if view.seat == GHOST else state.investigator(view.seat).marker
-        for category in CATEGORY_ORDER:
-            header = self.query_one(f"#header-{category.value}", Static)
+        for category, found in zip(CATEGORY_ORDER, headers, strict=True):
+            header = found.first(Static)
             count = len(state.tableau.cards(category))
             header.update(_header(category, seeking, count, watching=self.watching))
             header.set_class(category is seeking, "-seek")
@@ -102,6 +116,10 @@ class Tableau(Board):
             tile.set_class(seeking is not None and category is seeking, "-seek")
             tile.set_class(seeking is not None and category is not seeking, "-dim")
             tile.set_class(tile.card.id == mine, "-mine")
+
+    def _decorate_latest(self) -> None:
+        if self.view is not None and self.is_attached:
+            self._decorate(self.view)
 
     def focus_first_sought(self) -> None:
         """Put the focus on the first card of the category this seat seeks (or the first card)."""

@@ -141,6 +141,23 @@ def replica_outcome(replica: Replica | None) -> BotOutcome:
     return BotOutcome(tuple(events), verify(list(events)), replica.game_id)
 
 
+class GamesEnded:
+    """Hands each game ``session`` has seen end to ``on_game`` once, verified, oldest first
+    (call it whenever the session may have moved on)."""
+
+    def __init__(self, session: PeerSession, on_game: Callable[[BotOutcome], None] | None):
+        self.session = session
+        self.on_game = on_game
+        self.reported = 0
+
+    def __call__(self) -> None:
+        over = games_over(self.session)
+        for replica in over[self.reported :]:
+            if self.on_game is not None:
+                self.on_game(replica_outcome(replica))
+        self.reported = len(over)
+
+
 def games_over(session: PeerSession) -> Sequence[Replica]:
     """The games this seat has seen end at its table so far, oldest first."""
     current = session.player.replica
@@ -164,16 +181,7 @@ async def run_bot(
     runner = asyncio.create_task(client.run())
     seen = -1
     refusals = 0
-    reported = 0
-
-    def report() -> None:
-        nonlocal reported
-        over = games_over(client.session)
-        for replica in over[reported:]:
-            if on_game is not None:
-                on_game(replica_outcome(replica))
-        reported = len(over)
-
+    report = GamesEnded(client.session, on_game)
     try:
         while not client.session.done:
             waiter = asyncio.create_task(client.wait_changed(seen))

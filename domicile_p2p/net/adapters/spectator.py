@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
-from domicile_p2p.net.adapters.bot import BotOutcome, games_over, outcome_of, replica_outcome
+from domicile_p2p.net.adapters.bot import BotOutcome, GamesEnded, outcome_of
 from domicile_p2p.net.adapters.client import PeerClient
 from domicile_p2p.net.sessions.peer import PeerSession
 from domicile_p2p.transcript import Event
@@ -52,17 +52,12 @@ async def watch_table(
         raise ValueError("watch_table takes a spectator's session (PeerSession(watch=True))")
     runner = asyncio.create_task(client.run())
     feed = _Feed(on_event)
-    reported = 0
+    ended = GamesEnded(client.session, on_game)
     seen = -1
 
     def news() -> None:
-        nonlocal reported
         feed(client.session)
-        over = games_over(client.session)
-        for replica in over[reported:]:
-            if on_game is not None:
-                on_game(replica_outcome(replica))
-        reported = len(over)
+        ended()
 
     try:
         while True:
