@@ -122,7 +122,7 @@ def _chat(spectator: Peer, seat: int) -> dict[str, Any]:
     return dict(action.value)
 
 
-def test_a_spectator_cannot_chat_act_or_sign_a_head_and_each_try_counts_as_refused(
+def test_a_spectator_cannot_chat_act_sign_a_head_or_be_ready_and_each_try_counts_as_refused(
     tmp_path: Path,
 ) -> None:
     limits = HostLimits(max_bad_frames=3)
@@ -134,7 +134,7 @@ def test_a_spectator_cannot_chat_act_or_sign_a_head_and_each_try_counts_as_refus
     tries = [
         wire.Act(_chat(spectator, 1)),
         wire.Head(0, "00" * 32, "00" * 64),
-        wire.Act(_chat(spectator, 2)),
+        wire.Ready(True),
     ]
     for message in tries:
         network.frame(connection, wire.text(message))

@@ -34,8 +34,8 @@ A connection goes through these phases::
               chain head, relayed to the table: ``guards/heads.py``); in the
               lobby of a table's next game, Ready.
     WATCHING  a spectator: no seat.  It gets what the seats get (the lobby,
-              every event, the relayed heads) and may Fetch; an Act or a Head
-              is refused (``spectator``) and counts as a refused message.
+              every event, the relayed heads) and may Fetch; an Act, a Head or
+              a Ready is refused (``spectator``) and counts as a refused message.
 
 A spectator knows the code (the same PAKE as a player's) but holds no key the
 transcript knows, so it can never act.  The events it gets are the ones every
@@ -406,10 +406,11 @@ class HostSession:
                     return self._fetch(state, message)
                 case Head() if state.phase is _Phase.SEATED:
                     return self._head(state, message)
-                case Act() | Head() if state.phase is _Phase.WATCHING:
-                    what = "chat or act" if isinstance(message, Act) else "sign a chain head"
+                case Act() | Head() | Ready() if state.phase is _Phase.WATCHING:
                     return self._bad(
-                        state, ErrorCode.SPECTATOR, f"a spectator holds no seat: it cannot {what}"
+                        state,
+                        ErrorCode.SPECTATOR,
+                        f"a spectator holds no seat: it cannot {_SEATS_ONLY[type(message)]}",
                     )
                 case Ready() if state.phase is _Phase.SEATED:
                     return self._ready(state, message, now)
@@ -1105,6 +1106,14 @@ class HostSession:
             Send(state.id, Error(code, _clip(message), fatal=True)),
             Close(state.id, CLOSE_POLICY, code.value),
         ]
+
+
+_SEATS_ONLY: Final[dict[type, str]] = {
+    Act: "chat or act",
+    Head: "sign a chain head",
+    Ready: "say it is ready for a game",
+}
+"""What a spectator cannot do, by the message it tried it with."""
 
 
 def _count_down(counts: dict[str, int], address: str) -> None:
