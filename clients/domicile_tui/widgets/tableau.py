@@ -67,17 +67,15 @@ class Tableau(Board):
         focused = self.screen.focused if self.is_mounted else None
         on_board = isinstance(focused, CardTile) and focused in self.query(CardTile)
         refocus = focused.id if on_board and focused is not None else None
-        dealt = tuple(view.state.tableau.cards(c) for c in CATEGORY_ORDER)
-        if dealt != self._dealt:
+        while (dealt := tuple(view.state.tableau.cards(c) for c in CATEGORY_ORDER)) != self._dealt:
             self._dealt = dealt
             self._recomposing = True
             try:
                 await self.recompose()
             finally:
                 self._recomposing = False
-            if self.view is not view:  # a newer view came while the cards were rebuilt
-                await self.watch_view(self.view)
-                return
+            # Views that came while the cards were rebuilt were left to this one: the latest.
+            view = self.view or view
         self._decorate(view)
         seeking = sought_category(view)
         moved_on = seeking is not None and seeking is not self._seeking
