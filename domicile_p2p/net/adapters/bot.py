@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -23,6 +24,8 @@ from domicile_p2p.bots import Policy as BotPolicy
 from domicile_p2p.bots import make_policy
 from domicile_p2p.net.adapters.client import PeerClient
 from domicile_p2p.net.errors import NetError
+from domicile_p2p.net.sessions.host import HostLimits
+from domicile_p2p.net.sessions.limits import TokenBucket
 from domicile_p2p.net.sessions.peer import PeerSession
 from domicile_p2p.packs import Pack, load_default_pack
 from domicile_p2p.rules import Chat, RuleError
@@ -59,8 +62,11 @@ class BotBrain:
         pack: Pack | None = None,
         seed: int | None = None,
         on_illegal: Callable[[str], None] | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.session = session
+        self._clock = clock
+        self._talk = _talk_budget()
         self.pack = pack or load_default_pack()
         self.seed = secrets.randbits(63) if seed is None else seed
         self._on_illegal = on_illegal
@@ -112,7 +118,13 @@ class BotBrain:
         view = player.view()
         if view is None:
             return None
-        action = self._policy_for_seat().act(view)
+        policy = self._policy_for_seat()
+        action = policy.act(view)
+        if isinstance(action, Chat) and not self._talk.allow(self._clock()):
+            # Table talk is a courtesy: a line the host's chat bound would refuse is not
+            # said (a refusal would be logged, and counted against the connection), and
+            # the policy's next move is the lock the line announced.
+            action = policy.act(view)
         self._chatted_last = isinstance(action, Chat)
         if action is None:
             return None
@@ -126,6 +138,14 @@ class BotBrain:
 
     def outcome(self) -> BotOutcome:
         return outcome_of(self.session)
+
+
+def _talk_budget() -> TokenBucket:
+    """The bot's own pace of table talk: the host's chat bound (``HostLimits``, WIRE.md)
+    with one message less in a burst, so that lines sent in time do not arrive too close
+    together after the network's jitter."""
+    limits = HostLimits()
+    return TokenBucket(limits.chat_rate, limits.chat_burst - 1)
 
 
 def outcome_of(session: PeerSession) -> BotOutcome:
