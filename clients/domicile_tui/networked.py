@@ -450,7 +450,7 @@ class NetworkTable:
 
     async def close(self) -> None:
         await self._shut()
-        self._emit(SessionClosed("you left the table"))
+        self._emit(SessionClosed("back at the front door"))
         self._channel.close()
 
     # --- the connection ----------------------------------------------------------------

@@ -174,7 +174,7 @@ class OfflineTable:
 
     async def close(self) -> None:
         await self._stop()
-        self._emit(SessionClosed("you left the table"))
+        self._emit(SessionClosed("back at the front door"))
         self._channel.close()
 
     # --- the game ------------------------------------------------------------------

@@ -30,13 +30,13 @@ async def test_the_lobby_shows_its_table_while_the_door_opens_then_fills_in() ->
         await pilot.pause()
         title = app.screen.query_one("#lobby-title", Static)
         hint = app.screen.query_one("#lobby-hint", Static)
-        assert rendered(title) == "☾ Hollowmere  lobby"
+        assert rendered(title) == "☾ Hollowmere · lobby"
         assert rendered(hint) == "Opening the table…"
         assert app.status.text == "Opening the table…" and app.door is None
         release.set()
         await wait_until(pilot, lambda: app.lobby is not None, what="the table's lobby")
         await pilot.pause()
-        assert rendered(title) == "☾ Hollowmere  lobby"
+        assert rendered(title) == "☾ Hollowmere · lobby"
         assert rendered(hint) == "Press Enter to light the candles and begin."
         assert "Ada" in rendered(app.screen.query_one("#lobby-seats", Static))
 

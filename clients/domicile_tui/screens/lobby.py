@@ -108,7 +108,7 @@ def joining_lines(lobby: LobbyInfo) -> Content:
 
 def lobby_title(table_name: str) -> Content:
     return Content.assemble(
-        ("☾ ", "$primary"), (table_name, "bold $primary"), ("  lobby", "$text-muted")
+        ("☾ ", "$primary"), (table_name, "bold $primary"), (" · lobby", "$text-muted")
     )
 
 

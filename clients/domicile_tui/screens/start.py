@@ -35,7 +35,7 @@ def resume_entry(unfinished: UnfinishedTable) -> Content:
     return Content.assemble(
         ("Resume ", "bold"),
         (config.name, "bold $accent"),
-        (f"  {when} · code {config.code}", "$text-muted"),
+        (f" · {when} · code {config.code}", "$text-muted"),
     )
 
 
