@@ -19,7 +19,7 @@ import contextlib
 import os
 import stat
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 from cryptography.exceptions import InvalidSignature, UnsupportedAlgorithm
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
@@ -60,9 +60,25 @@ def _prime_order_point(raw: bytes) -> bool:
     order exactly L, the prime order of the base point: libsodium's
     ``crypto_core_ed25519_is_valid_point``, which refuses non-canonical encodings, points of
     small order (the identity included) and points with a small-order component."""
-    from nacl.bindings import crypto_core_ed25519_is_valid_point  # ~20 ms: only when needed
+    return bool(_libsodium().crypto_core_ed25519_is_valid_point(raw))
 
-    return bool(crypto_core_ed25519_is_valid_point(raw))
+
+def _libsodium() -> Any:
+    """PyNaCl's libsodium (its cffi module), initialised once as PyNaCl initialises it.
+
+    ``nacl.bindings`` would do the same, but importing it loads every one of PyNaCl's
+    binding modules (~16 ms of a ``domicile verify`` start, which needs this one function);
+    the call is libsodium's own, nothing of the check is ours.
+    """
+    from nacl._sodium import ffi, lib
+
+    # The tag PyNaCl's own `sodium_init` uses, so that libsodium is initialised once
+    # whichever of the two comes first.
+    if ffi.init_once(lib.sodium_init, "libsodium") == -1:
+        raise RuntimeError("libsodium could not be initialised")
+    if not lib.PYNACL_HAS_CRYPTO_CORE_ED25519:
+        raise RuntimeError("this libsodium is a minimal build, without Ed25519 point checks")
+    return lib
 
 
 class PublicKey:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -135,3 +137,27 @@ def test_bad_public_keys_are_refused(text: str) -> None:
 def test_a_private_key_of_the_wrong_size_is_refused() -> None:
     with pytest.raises(ValueError):
         Identity.from_private_bytes(bytes(31))
+
+
+def test_the_point_check_is_pynacls_own() -> None:
+    # `PublicKey` calls libsodium through PyNaCl's cffi module (importing `nacl.bindings`
+    # costs every `domicile verify` ~16 ms); its verdicts are those of PyNaCl's binding,
+    # and it initialises libsodium itself in a process that never imports the bindings.
+    from nacl.bindings import crypto_core_ed25519_is_valid_point
+
+    from domicile_p2p.transcript.vectors import key_vectors
+
+    keys = [case["key"] for case in key_vectors()["keys"]]
+    assert len(keys) >= 8
+    probe = (
+        "import sys\n"
+        "from domicile_p2p.identity import _prime_order_point\n"
+        f"print([_prime_order_point(bytes.fromhex(k)) for k in {keys!r}])\n"
+        "print('nacl.bindings' in sys.modules)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    )
+    expected = [crypto_core_ed25519_is_valid_point(bytes.fromhex(key)) for key in keys]
+    assert result.stdout.split("\n")[:2] == [str(expected), "False"]
+    assert expected.count(True) == 1  # the one key of order L

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import pkgutil
+import importlib.machinery
 import sys
 from collections.abc import Callable, Mapping, Sequence
 
@@ -55,6 +55,14 @@ def _command_modules(
     imports) is for the others.
     """
     loaders: dict[str, Callable[[], Register]] = dict(given or {})
+    # Listing this package (`pkgutil`, which imports `inspect` to do it) is for `--help`
+    # and for a name that is no command of ours or the caller's.
+    if wanted is not None and _is_command_module(wanted):
+        return {wanted: _module_loader(f"{__name__}.{wanted}")}  # ours before the caller's
+    if wanted in loaders:
+        return {wanted: loaders[wanted]}
+    import pkgutil
+
     for module_info in pkgutil.iter_modules(__path__):
         if not module_info.name.startswith("_"):
             loaders[module_info.name] = _module_loader(f"{__name__}.{module_info.name}")
@@ -65,6 +73,15 @@ def _command_modules(
     for entry_point in entry_points(group=ENTRY_POINT_GROUP):
         loaders.setdefault(entry_point.name, entry_point.load)
     return dict(sorted(loaders.items()))
+
+
+def _is_command_module(name: str) -> bool:
+    """``name`` is a command module of this package, as ``pkgutil.iter_modules`` would list
+    it: found by the import system's own finder, without importing it."""
+    if not name.isidentifier() or name.startswith("_"):
+        return False
+    spec = importlib.machinery.PathFinder.find_spec(f"{__name__}.{name}", __path__)
+    return spec is not None and spec.origin is not None
 
 
 def _module_loader(name: str) -> Callable[[], Register]:
