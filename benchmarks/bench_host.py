@@ -7,7 +7,10 @@
 What runs (every process started and stopped by this script):
 
 - **hosts**: ``domicile host --headless --interface 127.0.0.1 --port 0
-  --investigators 6 --no-advertise``, each in its own data dir.  One host
+  --investigators 6 --no-advertise``, each in its own data dir, run as
+  ``--domicile-host`` processes of this script: the same command with the
+  per-seat chat bound lifted to the flood limit (``_host/host_process.py``),
+  or no saturation chat past the first few would become an event.  One host
   process serves every table (``--tables-per-host``, 1,000 by default; a
   host takes up to 9,999 tables, numbered in their join codes); with a
   smaller ``--tables-per-host`` K tables take ceil(K / N) host processes, and
@@ -62,7 +65,7 @@ import tempfile
 from pathlib import Path
 
 from _common import raise_nofile
-from _host import anchor, load_child, options, report
+from _host import anchor, host_process, load_child, options, report
 from _host.measure import run_kind
 from _host.servers import KINDS
 
@@ -73,6 +76,8 @@ def main(argv: list[str] | None = None) -> int:
         return load_child.main()
     if raw[:1] == ["--bare-server"]:  # one anchor process: --bare-server TABLES DIR
         return anchor.main(int(raw[1]), Path(raw[2]))
+    if raw[:1] == ["--domicile-host"]:  # one host process: --domicile-host HOST-OPTIONS...
+        return host_process.main(raw[1:])
     # Stopped from outside (a timeout, Ctrl-C): unwind, so every host and child is stopped.
     signal.signal(signal.SIGTERM, _exit_on_signal)
     args = options.parse(__doc__.splitlines()[0], raw)

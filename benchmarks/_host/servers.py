@@ -1,7 +1,7 @@
 """The servers under test: start them, learn their tables, read their CPU, stop them.
 
-``domicile`` servers are ``domicile host --headless`` processes, each in its own
-data dir, announcing their port and each table's code as JSON lines; ``bare``
+``domicile`` servers are ``domicile host --headless`` processes (run as
+``bench_host.py --domicile-host``: :mod:`.host_process`), each in its own data dir, announcing their port and each table's code as JSON lines; ``bare``
 servers are the anchor (:mod:`.anchor`), started as ``bench_host.py
 --bare-server``.  K tables take ceil(K / per_host) processes of either kind.
 """
@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from _common import process_sample, venv_bin
+from _common import process_sample
 
 from .layout import INVESTIGATORS, SCRIPT
 
@@ -55,8 +55,9 @@ def _split(total: int, size: int) -> list[int]:
 
 def _host_command(count: int, index: int, data: Path, options: ServerOptions) -> list[str]:
     command = [
-        venv_bin("domicile"),
-        "host",
+        sys.executable,
+        str(SCRIPT),
+        "--domicile-host",
         "--headless",
         "--interface",
         "127.0.0.1",
