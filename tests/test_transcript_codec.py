@@ -27,6 +27,8 @@ from domicile_p2p.transcript.schema import (
     GHOST_KINDS,
     HOST_KINDS,
     INVESTIGATOR_KINDS,
+    AbortBody,
+    ChatBody,
     GameOverBody,
     HostKindName,
     Kind,
@@ -217,3 +219,22 @@ def test_an_events_action_message_is_the_signed_actions_message() -> None:
         assert actions[0].action_message(other) == actions[0].action(other).message()
     with pytest.raises(ValueError, match="statement of the host"):
         events[0].action_message(game)
+
+
+@pytest.mark.parametrize("text", ['a","kind":"abort', ',"kind":', 'say "kind"'])
+def test_a_created_event_is_the_canonical_encoding_of_its_value(text: str) -> None:
+    # Event.create encodes the event once and puts its signature into those bytes.
+    chat = SignedAction.create(
+        PLAYER, game=GAME, seat=1, counter=4, kind=Kind.CHAT, body=ChatBody(text)
+    )
+    said = Event.create(HOST, game_id=bytes.fromhex(GAME), seq=3, prev="cd" * 32, action=chat)
+    aborted = Event.create(
+        HOST,
+        game_id=bytes.fromhex(GAME),
+        seq=4,
+        prev="ef" * 32,
+        statement=(Kind.ABORT, AbortBody(text, (1, 2))),
+    )
+    for event in (said, aborted, *honest_game(1, 2)):
+        assert event.line == encode(event.value)
+        assert Event.from_json(event.line) == event

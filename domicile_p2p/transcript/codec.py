@@ -13,7 +13,9 @@ frame (``fairness.commit.frame``) with its own domain string:
   line_n)`` where ``line_n`` is the canonical JSON of event ``n``, host
   signature included; event 0 has 32 zero bytes.
 
-An event holds its own canonical ``line`` so that nothing is encoded twice.
+An event holds its own canonical ``line`` so that nothing is encoded twice
+(``Event.create`` encodes the event once, before it is signed, and puts the
+signature into those bytes).
 """
 
 from __future__ import annotations
@@ -174,6 +176,24 @@ class SignedAction:
         return key.verifies(signature, self.message())
 
 
+def _with_host_sig(core_bytes: bytes, host_sig: str) -> bytes:
+    """The canonical event: ``core_bytes`` (the canonical event without ``host_sig``) with
+    its ``"host_sig":"<hex>"`` member put in, instead of encoding the event again.
+
+    Keys are sorted, and ``host_sig`` comes after ``body`` and ``counter`` and just before
+    ``kind``, which every event has: the member goes in front of the last ``,"kind":``.
+    That text is never inside a string (strings escape their quotes), and nothing after
+    the event's own ``kind`` member is an object, so the last one is the event's.  The
+    inverse of :meth:`Event._core_bytes`.
+    """
+    at = core_bytes.rfind(b',"kind":')
+    if at < 0:
+        raise MalformedEvent("an event has a kind")
+    return b"".join(
+        (core_bytes[:at], b',"host_sig":"', host_sig.encode("ascii"), b'"', core_bytes[at:])
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
     """One line of the transcript: a host statement, or a player's action the host ordered.
@@ -271,7 +291,10 @@ class Event:
             raise ValueError("an event holds either a host statement or a player action")
         core_bytes = _canonical(core, "the event")
         host_sig = host.sign(frame(EVENT_DOMAIN, game_id, core_bytes)).hex()
-        return cls.from_value({**core, "host_sig": host_sig})
+        line = _with_host_sig(core_bytes, host_sig)
+        if len(line) > MAX_EVENT_BYTES:
+            raise MalformedEvent(f"the event of {len(line)} bytes is over {MAX_EVENT_BYTES}")
+        return cls._from_checked_value({**core, "host_sig": host_sig}, line)
 
     def host_message(self, game_id: bytes) -> bytes:
         """The bytes ``host_sig`` signs."""
