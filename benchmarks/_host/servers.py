@@ -1,9 +1,10 @@
 """The servers under test: start them, learn their tables, read their CPU, stop them.
 
 ``domicile`` servers are ``domicile host --headless`` processes (run as
-``bench_host.py --domicile-host``: :mod:`.host_process`), each in its own data dir, announcing their port and each table's code as JSON lines; ``bare``
-servers are the anchor (:mod:`.anchor`), started as ``bench_host.py
---bare-server``.  K tables take ceil(K / per_host) processes of either kind.
+``bench_host.py --domicile-host``: :mod:`.host_process`), each in its own
+data dir, announcing their port and each table's code as JSON lines;
+``bare`` servers are the anchor (:mod:`.anchor`), started as
+``bench_host.py --bare-server``.  K tables take ceil(K / per_host) processes of either kind.
 """
 
 from __future__ import annotations
