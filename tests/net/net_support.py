@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import secrets
 from collections import deque
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -92,7 +92,7 @@ class FakeNetwork:
     def __init__(self, rooms: Iterable[Room], *, limits: HostLimits | None = None) -> None:
         self.host = HostSession(rooms, FINGERPRINT, limits=limits)
         self.now = 0.0
-        self.persisted: dict[int, list[Mapping[str, Any]]] = {}
+        self.persisted: dict[int, list[bytes]] = {}
         self.logs: list[dict[str, Any]] = []
         self.finished: list[str] = []
         self.closed: dict[int, tuple[int, str]] = {}
@@ -110,8 +110,8 @@ class FakeNetwork:
                         self.to_peer.setdefault(connection, deque()).append(text(message))
                 case Close(connection, code, reason):
                     self.closed[connection] = (code, reason)
-                case Persist(table, events):
-                    self.persisted.setdefault(table, []).extend(events)
+                case Persist(table, lines):
+                    self.persisted.setdefault(table, []).extend(lines)
                 case Log(event, fields):
                     self.logs.append({"event": event, **fields})
                 case GameFinished(_table, game_id):

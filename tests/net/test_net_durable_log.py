@@ -10,6 +10,7 @@ assumed.
 from __future__ import annotations
 
 import asyncio
+import json
 import subprocess
 import sys
 import threading
@@ -44,10 +45,10 @@ class GatedDisk:
         self.failing: Exception | None = None
         self._lock = threading.Lock()
 
-    def persist(self, table: int, events: Sequence[Mapping[str, Any]]) -> None:
+    def persist(self, table: int, lines: Sequence[bytes]) -> None:
         assert threading.current_thread() is not threading.main_thread(), "never on the loop"
         with self._lock:
-            self.calls.append((table, [event["seq"] for event in events]))
+            self.calls.append((table, [json.loads(line)["seq"] for line in lines]))
         self.started.set()
         if not self.gate.wait(10):
             raise TimeoutError("the test never opened the gate")
@@ -65,7 +66,7 @@ class GatedDisk:
 
 
 def persist(table: int, *seqs: int) -> Persist:
-    return Persist(table, tuple({"seq": seq} for seq in seqs))
+    return Persist(table, tuple(b'{"seq":%d}' % seq for seq in seqs))
 
 
 def note(label: str) -> Error:

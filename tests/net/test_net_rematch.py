@@ -7,7 +7,6 @@ from pathlib import Path
 import pytest
 from net_support import CODE, FakeNetwork, Peer, make_peer, make_room
 
-from domicile_p2p import canonical
 from domicile_p2p.identity import Identity
 from domicile_p2p.net.errors import HostMisbehaved
 from domicile_p2p.net.sessions.room import Refusal
@@ -66,7 +65,7 @@ def test_two_games_in_a_row_at_the_same_table_each_its_own_verified_transcript(
             e.line for e in second.events
         ]
     assert verify(list(first.events)).valid and verify(list(second.events)).valid
-    persisted = [canonical.encode(value) for value in network.persisted[TABLE]]
+    persisted = network.persisted[TABLE]
     assert persisted == [e.line for e in first.events] + [e.line for e in second.events]
     assert [seat.key for seat in second.table.genesis.seats] == [
         seat.key for seat in first.table.genesis.seats

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from net_support import CODE, seated_table
 
-from domicile_p2p.canonical import encode
 from domicile_p2p.net.sessions.guards.sandglass import SandGlass
 from domicile_p2p.transcript.verify import verify
 
@@ -45,7 +45,7 @@ def test_the_host_calls_time_and_the_game_goes_on_to_a_valid_end(tmp_path: Path)
     (called,) = network.logged("time-up")
     assert called["table"] == CODE.nameplate
     network.run(peers)
-    events = network.persisted[CODE.nameplate]
-    assert [e["kind"] for e in events].count("time-up") >= 1
-    report = verify(b"".join(encode(dict(event)) + b"\n" for event in events))
+    lines = network.persisted[CODE.nameplate]
+    assert [json.loads(line)["kind"] for line in lines].count("time-up") >= 1
+    report = verify(b"".join(line + b"\n" for line in lines))
     assert report.valid, report.summary

@@ -40,7 +40,7 @@ def test_a_whole_bot_game_over_the_fake_link_ends_with_identical_verified_transc
     lines = {tuple(e.line for e in peer.session.player.replica.events) for peer in peers}
     assert len(lines) == 1, "every peer holds the same transcript"
     events = peers[0].session.player.replica.events
-    persisted = [canonical.encode(value) for value in network.persisted[CODE.nameplate]]
+    persisted = network.persisted[CODE.nameplate]
     assert persisted == [event.line for event in events], "the host persisted every event"
     report = verify(list(events))
     assert report.valid, report.summary
@@ -429,14 +429,11 @@ def test_a_host_with_tables_past_nine_keeps_each_tables_traffic_to_its_own_seats
     network.run(tables[1] + tables[12])
     for number in (1, 12):
         assert all(peer.session.finished for peer in tables[number])
-        lines = [canonical.encode(value) for value in network.persisted[number]]
+        lines = network.persisted[number]
         for peer in tables[number]:
             assert [e.line for e in peer.session.player.replica.events] == lines
     assert 345 not in network.persisted, "the half-seated table never began"
-    own_lines = {
-        number: {canonical.encode(value) for value in values}
-        for number, values in network.persisted.items()
-    }
+    own_lines = {number: set(lines) for number, lines in network.persisted.items()}
     for connection, message in sent:
         number = table_of[connection]
         if isinstance(message, wire.Lobby | wire.Seated):

@@ -9,7 +9,6 @@ import pytest
 from net_support import CODE, FakeNetwork, Peer, make_peer, make_room, seated_table
 from redaction_support import assert_no_secret_in, secrets_of
 
-from domicile_p2p import canonical
 from domicile_p2p.identity import Identity
 from domicile_p2p.net import wire
 from domicile_p2p.net.errors import Refused, WrongCode
@@ -60,7 +59,7 @@ def test_a_spectator_who_arrives_mid_game_holds_the_hosts_chain_and_it_verifies(
     network.run(peers)
     assert all(peer.error is None for peer in [*peers, spectator])
     assert spectator.session.finished
-    persisted = [canonical.encode(value) for value in network.persisted[CODE.nameplate]]
+    persisted = network.persisted[CODE.nameplate]
     assert _events(spectator) == persisted == _events(peers[1])
     report = verify(list(spectator.session.player.replica.events))
     assert report.valid, report.summary

@@ -37,7 +37,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final
 
-from domicile_p2p import canonical
 from domicile_p2p.identity import Identity, load_or_create_identity
 from domicile_p2p.net.adapters.bot import BotBrain, BotOutcome, run_bot
 from domicile_p2p.net.adapters.client import Backoff, Dialed, Dialer, PeerClient
@@ -183,14 +182,14 @@ class _Hooks:
         self.host = host
         self._loop = asyncio.get_running_loop()
 
-    def persist(self, table: int, events: Sequence[Mapping[str, Any]]) -> None:
+    def persist(self, table: int, lines: Sequence[bytes]) -> None:
         """Runs in a disk thread (the server's group commit), never on the event loop.
 
         An ``OSError`` leaves nothing behind (the store cuts the log back) and the server
         tries again: the table pauses.  Anything else is a defect: the host stops.
         """
         try:
-            self.host.store.append_events(table, [canonical.encode(dict(e)) for e in events])
+            self.host.store.append_events(table, lines)
         except OSError:
             raise
         except Exception as exc:

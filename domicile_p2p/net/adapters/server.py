@@ -88,8 +88,9 @@ class _Outbox(Protocol):
 class HostHooks(Protocol):
     """What the server does with the effects that are not network traffic."""
 
-    def persist(self, table: int, events: Sequence[Mapping[str, Any]]) -> None:
-        """Append ``events`` to table ``table``'s log durably (fsync) before returning.
+    def persist(self, table: int, lines: Sequence[bytes]) -> None:
+        """Append ``lines`` (events' canonical JSON) to table ``table``'s log durably (fsync)
+        before returning.
 
         Called in one of the server's disk threads, never on the event loop, so it
         must not touch the loop.  Calls for one table never overlap (and come in
@@ -128,7 +129,7 @@ class _SocketOutbox:
         return self.direct.write(item.encode())
 
 
-PersistFunction = Callable[[int, Sequence[Mapping[str, Any]]], None]
+PersistFunction = Callable[[int, Sequence[bytes]], None]
 
 
 def _first_persist(effects: Sequence[HostEffect]) -> int:
@@ -220,9 +221,9 @@ class _DurableOrder:
         others' done: every held effect waits meanwhile, so the tables pause and nothing
         is lost.  Anything else, or a write still failing once the server stops, fails.
         """
-        by_table: dict[int, list[Mapping[str, Any]]] = {}
+        by_table: dict[int, list[bytes]] = {}
         for persist in group:
-            by_table.setdefault(persist.table, []).extend(persist.events)
+            by_table.setdefault(persist.table, []).extend(persist.lines)
         tables = len(by_table)
         while True:
             problems = await self._write_tables(by_table)
@@ -244,9 +245,7 @@ class _DurableOrder:
         self._failed(self.failure)
         return False
 
-    async def _write_tables(
-        self, by_table: Mapping[int, list[Mapping[str, Any]]]
-    ) -> dict[int, BaseException]:
+    async def _write_tables(self, by_table: Mapping[int, list[bytes]]) -> dict[int, BaseException]:
         """Each table's events to the disk threads at once; the tables whose write failed."""
         loop = asyncio.get_running_loop()
         try:

@@ -40,10 +40,11 @@ class Close:
 
 @dataclass(frozen=True, slots=True)
 class Persist:
-    """Append ``events`` to table ``table``'s log on disk, durably, before going on."""
+    """Append ``lines`` (events' canonical JSON, no newline) to table ``table``'s log on disk,
+    durably, before going on."""
 
     table: int
-    events: tuple[Mapping[str, Any], ...]
+    lines: tuple[bytes, ...]
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,6 +36,7 @@ class HostedGame:
     def __init__(self, table: Table) -> None:
         self.table = table
         self._values: list[EventObject] = [event.value for event in table.events]
+        self._lines: list[bytes] = [event.line for event in table.events]
 
     @classmethod
     def start(
@@ -77,6 +78,10 @@ class HostedGame:
         return self._values
 
     @property
+    def lines(self) -> Sequence[bytes]:
+        return self._lines
+
+    @property
     def event_objects(self) -> tuple[Event, ...]:
         return self.table.events
 
@@ -101,6 +106,7 @@ class HostedGame:
             raise Refusal(self._code(signed, rejected), str(rejected)) from None
         values = [event.value for event in events]
         self._values.extend(values)
+        self._lines.extend(event.line for event in events)
         return values
 
     @property
@@ -135,8 +141,7 @@ class HostedGame:
             event = make()
         except HostMisuse:
             return None
-        self._values.append(event.value)
-        return event.value
+        return self._keep(event)
 
     def check_head(self, seat: int, claim: HeadClaim) -> str | None:
         table = self.table
@@ -147,7 +152,11 @@ class HostedGame:
             event = self.table.abort(reason, seats)
         except HostMisuse as exc:
             raise Refusal(ErrorCode.GAME_OVER, str(exc)) from None
+        return self._keep(event)
+
+    def _keep(self, event: Event) -> EventObject:
         self._values.append(event.value)
+        self._lines.append(event.line)
         return event.value
 
     def _code(self, signed: SignedAction, rejected: Rejected) -> ErrorCode:

@@ -1045,7 +1045,8 @@ class HostSession:
         assert game is not None
         frames = list(event_frames(start, events))
         self._published.add(room.nameplate)
-        effects: list[HostEffect] = [Persist(room.nameplate, tuple(events))]
+        lines = game.lines[start : start + len(events)]
+        effects: list[HostEffect] = [Persist(room.nameplate, tuple(lines))]
         effects += [Send(c, frame) for c in self._audience(room) for frame in frames]
         if game.ended:
             effects.append(GameFinished(room.nameplate, game.game_id))

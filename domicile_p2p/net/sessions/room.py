@@ -60,6 +60,11 @@ class Game(Protocol):
     def events(self) -> Sequence[EventObject]: ...
 
     @property
+    def lines(self) -> Sequence[bytes]:
+        """Each event's canonical JSON (what the log holds), in the order of ``events``."""
+        ...
+
+    @property
     def ended(self) -> bool: ...
 
     def submit(self, seat: int, action: Mapping[str, Any]) -> Sequence[EventObject]:
