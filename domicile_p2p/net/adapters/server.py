@@ -32,6 +32,7 @@ import contextlib
 import itertools
 import logging
 import ssl
+import threading
 from collections import deque
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -246,21 +247,20 @@ class _DurableOrder:
         return False
 
     async def _write_tables(self, by_table: Mapping[int, list[bytes]]) -> dict[int, BaseException]:
-        """Each table's events to the disk threads at once; the tables whose write failed."""
+        """Each table's events to the disk threads at once; the tables whose write failed.
+
+        The loop is woken once, by the last write to finish: a wake-up (and a future)
+        per table cost the loop as much as the rest of handing the writes over.
+        """
         loop = asyncio.get_running_loop()
+        group = _WriteGroup(loop, len(by_table))
         try:
-            writes = [
-                loop.run_in_executor(self._disk, self._persist, table, events)
-                for table, events in by_table.items()
-            ]
+            for table, lines in by_table.items():
+                self._disk.submit(group.write, self._persist, table, lines)
         except RuntimeError as exc:  # the disk threads are gone: the server has closed
             return dict.fromkeys(by_table, exc)
-        outcomes = await asyncio.gather(*writes, return_exceptions=True)
-        return {
-            table: outcome
-            for table, outcome in zip(by_table, outcomes, strict=True)
-            if isinstance(outcome, BaseException)
-        }
+        failed = await group.done
+        return {table: failed[table] for table in by_table if table in failed}
 
     def stop_retrying(self) -> None:
         """The server is closing: a write that fails once more now fails for good."""
@@ -285,6 +285,40 @@ class _DurableOrder:
             # As websockets does for a handler that raises: say so and carry on, so
             # later events still reach the disk and their players.
             _logger.exception("carrying out the host's effects failed")
+
+
+class _WriteGroup:
+    """The tables of one group commit, written in the disk threads: :attr:`done` (on the
+    loop) holds the failed tables' exceptions once the last of ``count`` writes returns."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, count: int) -> None:
+        self._loop = loop
+        self._left = count
+        self._lock = threading.Lock()
+        self._failed: dict[int, BaseException] = {}
+        self.done: asyncio.Future[dict[int, BaseException]] = loop.create_future()
+        if count == 0:
+            self.done.set_result(self._failed)
+
+    def write(self, persist: PersistFunction, table: int, lines: Sequence[bytes]) -> None:
+        """Runs in a disk thread: write one table's lines, and wake the loop if it is the last."""
+        problem: BaseException | None = None
+        try:
+            persist(table, lines)
+        except BaseException as exc:  # handed to the loop, as an executor future would
+            problem = exc
+        with self._lock:
+            if problem is not None:
+                self._failed[table] = problem
+            self._left -= 1
+            last = self._left == 0
+        if last:
+            with contextlib.suppress(RuntimeError):  # the loop has closed: nobody waits
+                self._loop.call_soon_threadsafe(self._finish)
+
+    def _finish(self) -> None:
+        if not self.done.done():  # its waiter may have been cancelled
+            self.done.set_result(self._failed)
 
 
 class HostServer:
