@@ -65,14 +65,17 @@ class _FakeWebsocket:
         self.protocol = self
         self.state = State.OPEN
         self.frames: list[bytes] = []
+        self.unsent = 0
         self.paused = False
         self.resumed = asyncio.Event()
 
     def send_text(self, frame: bytes) -> None:
         self.frames.append(frame)
+        self.unsent += len(frame)
 
     def send_data(self) -> None:
-        self.transport.buffered += len(self.frames[-1])
+        self.transport.buffered += self.unsent
+        self.unsent = 0
         high, _low = self.transport.limits or (0, 0)
         self.paused = self.transport.buffered >= high
 
@@ -86,12 +89,22 @@ async def test_the_direct_outbox_drops_a_client_over_its_byte_bound_once() -> No
     reasons: list[str] = []
     box = DirectOutbox(websocket, OutboxLimits(bytes=10, watch_at=1000), reasons.append)
     assert websocket.transport.limits == (1000, 250), "the drain clock's start and finish"
-    assert box.write(b"aaaa") and box.write(b"bbbb")
+    assert box.write([b"aaaa"]) and box.write([b"bbbb"])
     assert box.queued_bytes == 8 and reasons == []
-    assert not box.write(b"ccc"), "over the byte bound"
+    assert not box.write([b"ccc"]), "over the byte bound"
     assert reasons == ["its outbox is full"] and box.peak_bytes == 11
-    assert not box.write(b"d") and len(websocket.frames) == 3, "nothing more once over"
+    assert not box.write([b"d"]) and len(websocket.frames) == 3, "nothing more once over"
     assert reasons == ["its outbox is full"], "said once"
+
+
+async def test_a_batch_of_frames_goes_no_further_past_the_byte_bound_than_one_frame() -> None:
+    websocket = _FakeWebsocket()
+    reasons: list[str] = []
+    box = DirectOutbox(websocket, OutboxLimits(bytes=10, watch_at=1000), reasons.append)
+    assert box.write([b"aaaa", b"bbbb"]) and box.queued_bytes == 8, "within the bound: together"
+    assert not box.write([b"ccc", b"dd", b"e"]), "the frame that crossed it was the last"
+    assert websocket.frames[2:] == [b"ccc"] and box.peak_bytes == 11
+    assert reasons == ["its outbox is full"]
 
 
 async def test_the_direct_outbox_gives_a_paused_client_its_timeout_to_drain() -> None:
@@ -100,7 +113,7 @@ async def test_the_direct_outbox_gives_a_paused_client_its_timeout_to_drain() ->
     box = DirectOutbox(
         websocket, OutboxLimits(bytes=100, watch_at=4, send_timeout=0.05), reasons.append
     )
-    assert box.write(b"aaaa") and websocket.paused
+    assert box.write([b"aaaa"]) and websocket.paused
     websocket.resumed.set()  # it reads again in time
     await asyncio.sleep(0.1)
     assert reasons == []
@@ -109,9 +122,9 @@ async def test_the_direct_outbox_gives_a_paused_client_its_timeout_to_drain() ->
     box = DirectOutbox(
         stuck, OutboxLimits(bytes=100, watch_at=4, send_timeout=0.05), reasons.append
     )
-    assert box.write(b"aaaa")
+    assert box.write([b"aaaa"])
     await asyncio.sleep(0.2)
-    assert reasons == ["it stopped reading"] and not box.write(b"b")
+    assert reasons == ["it stopped reading"] and not box.write([b"b"])
 
 
 async def test_the_direct_outbox_skips_a_connection_that_is_closing() -> None:
@@ -119,7 +132,7 @@ async def test_the_direct_outbox_skips_a_connection_that_is_closing() -> None:
     websocket.state = State.CLOSING
     reasons: list[str] = []
     box = DirectOutbox(websocket, OutboxLimits(bytes=1), reasons.append)
-    assert box.write(b"far too long for the bound") and websocket.frames == []
+    assert box.write([b"far too long for the bound"]) and websocket.frames == []
     assert reasons == []
 
 

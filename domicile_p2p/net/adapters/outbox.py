@@ -31,7 +31,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import socket
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -84,17 +84,30 @@ class DirectOutbox:
         """Bytes the transport holds for this connection, not yet handed to the kernel."""
         return int(self._websocket.transport.get_write_buffer_size())
 
-    def write(self, frame: bytes) -> bool:
-        """Write one text frame; ``False`` (and ``stuck`` called) if it is over a bound.
+    def write(self, frames: Sequence[bytes]) -> bool:
+        """Write text frames, in order; ``False`` (and ``stuck`` called) if over a bound.
 
-        A connection that is no longer open takes nothing and is not an error:
-        it is on its way out.
+        The frames reach the transport together (one TLS flush and one socket write
+        instead of one per frame) while what they would leave buffered stays within the
+        byte bound; a frame that may cross it is handed over and checked on its own, as
+        if written alone, so a client over the bound never gets more than one frame past
+        it.  A connection that is no longer open takes nothing and is not an error: it
+        is on its way out.
         """
         websocket = self._websocket
         if self.over or websocket.protocol.state is not State.OPEN:
             return not self.over
+        protocol = websocket.protocol
+        room = self._limits.bytes - self.queued_bytes
         try:
-            websocket.protocol.send_text(frame)
+            for frame in frames:
+                protocol.send_text(frame)
+                room -= len(frame)
+                if room < 0:
+                    websocket.send_data()
+                    if not self.check():
+                        return False
+                    room = self._limits.bytes - self.queued_bytes
             websocket.send_data()
         except Exception:  # the transport is going away: its handler ends soon
             return True
@@ -189,6 +202,22 @@ class WatchedConnection(ServerConnection):
             super().data_received(bytes(view[start : start + READ_SLICE]))
             if not after_read():
                 return
+
+    def send_data(self) -> None:
+        """What the protocol has to send, to the transport in one write (websockets writes
+        each frame on its own: for a batch of frames, a TLS flush and a socket write each).
+        The bytes and their order are the same; the protocol asks for an end of stream
+        (an empty chunk) only last, after its closing frame."""
+        chunks = self.protocol.data_to_send()
+        data = [chunk for chunk in chunks if chunk]
+        if data:
+            self.transport.writelines(data)
+        if len(data) < len(chunks):  # half-close, as websockets does
+            if self.transport.can_write_eof():
+                with contextlib.suppress(Exception):
+                    self.transport.write_eof()
+            else:
+                self.transport.close()
 
     def connection_lost(self, exc: Exception | None) -> None:
         super().connection_lost(exc)

@@ -85,6 +85,9 @@ class _Closing:
 class _Outbox(Protocol):
     def put(self, item: str | _Closing) -> bool: ...
 
+    def put_frames(self, frames: Sequence[str]) -> None:
+        """Several frames, in order (a socket takes them in one write)."""
+
 
 class HostHooks(Protocol):
     """What the server does with the effects that are not network traffic."""
@@ -127,7 +130,11 @@ class _SocketOutbox:
                 self.websocket.close(item.code, item.reason)
             )
             return True
-        return self.direct.write(item.encode())
+        return self.direct.write([item.encode()])
+
+    def put_frames(self, frames: Sequence[str]) -> None:
+        if self.closing is None:
+            self.direct.write([frame.encode() for frame in frames])
 
 
 PersistFunction = Callable[[int, Sequence[bytes]], None]
@@ -430,20 +437,27 @@ class HostServer:
         self.hooks.log("persist-failed", {"reason": reason, "note": "nothing more is sent"})
 
     def _run(self, effects: Sequence[HostEffect]) -> None:
-        """Carry out effects that no unsynced Persist is ahead of (never a Persist itself)."""
+        """Carry out effects that no unsynced Persist is ahead of (never a Persist itself).
+
+        The frames of a run of Sends go out per connection, each connection's in one
+        write (after a group commit, a table's seats get several events at once); they
+        are out before any other effect runs, so every connection still gets its frames
+        in the session's order, before a Close or whatever a hook does.
+        """
         # A broadcast is one message object in many Sends: encode it once.  The
         # ``effects`` hold every message alive, so their ids stay unique meanwhile.
         frames: dict[int, str] = {}
+        due: dict[ConnectionId, list[str]] = {}
         for effect in effects:
+            if isinstance(effect, Send):
+                frame = frames.get(id(effect.message))
+                if frame is None:
+                    frame = frames[id(effect.message)] = text(effect.message)
+                due.setdefault(effect.connection, []).append(frame)
+                continue
+            if due:
+                self._send(due)
             match effect:
-                case Send(connection, message):
-                    outbox = self._outboxes.get(connection)
-                    if outbox is None:
-                        continue
-                    frame = frames.get(id(message))
-                    if frame is None:
-                        frame = frames[id(message)] = text(message)
-                    outbox.put(frame)
                 case Close(connection, code, reason):
                     outbox = self._outboxes.get(connection)
                     if outbox is not None:
@@ -456,6 +470,16 @@ class HostServer:
                     self.hooks.table_changed(table)
                 case GameFinished(table, game_id):
                     self.hooks.game_finished(table, game_id)
+        if due:
+            self._send(due)
+
+    def _send(self, due: dict[ConnectionId, list[str]]) -> None:
+        """Each connection's frames to its outbox (a connection gone meanwhile gets none)."""
+        for connection, frames in due.items():
+            outbox = self._outboxes.get(connection)
+            if outbox is not None:
+                outbox.put_frames(frames)
+        due.clear()
 
     def _stuck(
         self,
@@ -625,6 +649,10 @@ class LocalLink:
                 # Deferred: this runs in the middle of the server applying effects.
                 asyncio.get_running_loop().call_soon(self._server._local_closed, self.connection)
         return True
+
+    def put_frames(self, frames: Sequence[str]) -> None:
+        for frame in frames:
+            self.put(frame)
 
     async def send(self, frame: str) -> None:
         if self.closed:
