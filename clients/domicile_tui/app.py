@@ -52,7 +52,7 @@ from domicile_tui.session import (
     Verification,
     ViewChanged,
 )
-from domicile_tui.theme import CANDLELIGHT, FIRST_STYLES, TABLE_STYLES
+from domicile_tui.theme import CANDLELIGHT, FIRST_STYLES, LATER_STYLES
 
 if TYPE_CHECKING:
     from domicile_p2p.net.adapters.store import UnfinishedTable
@@ -269,21 +269,22 @@ class DomicileApp(App[None]):
     def first_frame_shown(self) -> None:
         """The first screen is painted (a screen says so once it is): now load the rest.
 
-        The game's styles and the door to tables (the card pack, the game, the network
-        stack) load only then, so that their imports do not hold up the first frame.
+        The other screens' styles and the door to tables (the card pack, the game, the
+        network stack) load only then, so that they do not hold up the first frame.
         """
         if self._first_frame_seen:
             return
         self._first_frame_seen = True
-        self._load_table_styles()
+        self._load_later_styles()
         if self._door_opener is not None:
             self._open_door(self._door_opener)
 
-    def _load_table_styles(self) -> None:
-        """Parse the game's styles while the first screen is up (only theirs: the stylesheet
-        keeps what it parsed), so the table and its dialogs need no full re-parse later."""
+    def _load_later_styles(self) -> None:
+        """Parse the other screens' styles while the first screen is up (only theirs: the
+        stylesheet keeps what it parsed), so the forms, the table and its dialogs need no full
+        re-parse later."""
         stylesheet = self.stylesheet
-        paths = [Path(path) for path in TABLE_STYLES if not stylesheet.has_source(str(path))]
+        paths = [Path(path) for path in LATER_STYLES if not stylesheet.has_source(str(path))]
         if not paths:
             return
         stylesheet.read_all(paths)

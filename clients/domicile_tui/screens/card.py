@@ -14,11 +14,11 @@ from textual.widgets import Static
 from domicile_p2p.packs import DreamCard, InvestigatorCard
 from domicile_tui.keys import HelpKeys
 from domicile_tui.screens.popup import PopUp
-from domicile_tui.theme import FLOURISH, TABLE_STYLES
+from domicile_tui.theme import FLOURISH, LATER_STYLES
 
 
 class CardScreen(PopUp[None]):
-    CSS_PATH = TABLE_STYLES
+    CSS_PATH = LATER_STYLES
     HELP_TITLE = "Reading a card"
     HELP_KEYS: ClassVar[tuple[HelpKeys, ...]] = (
         HelpKeys(("escape", "enter", "space", "q"), "put the card down"),

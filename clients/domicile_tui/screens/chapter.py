@@ -12,14 +12,14 @@ from textual.widgets import Static
 
 from domicile_tui.keys import HelpKeys
 from domicile_tui.screens.popup import PopUp
-from domicile_tui.theme import FLOURISH, TABLE_STYLES
+from domicile_tui.theme import FLOURISH, LATER_STYLES
 from domicile_tui.tutorial import Chapter, Situation, chapter_over_words
 
 
 class ChapterScreen(PopUp[bool]):
     """Closes with ``True`` to go on to the next chapter, ``False`` to leave the tutorial."""
 
-    CSS_PATH = TABLE_STYLES
+    CSS_PATH = LATER_STYLES
     HELP_TITLE = "Between two chapters of the tutorial"
     HELP_KEYS: ClassVar[tuple[HelpKeys, ...]] = (
         HelpKeys(("enter", "space"), "go on to the next chapter"),

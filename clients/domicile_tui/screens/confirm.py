@@ -12,11 +12,11 @@ from textual.widgets import Button, Static
 
 from domicile_tui.keys import HelpKeys
 from domicile_tui.screens.popup import PopUp
-from domicile_tui.theme import FLOURISH, TABLE_STYLES
+from domicile_tui.theme import FLOURISH, LATER_STYLES
 
 
 class ConfirmScreen(PopUp[bool]):
-    CSS_PATH = TABLE_STYLES
+    CSS_PATH = LATER_STYLES
     HELP_TITLE = "A question"
     HELP_KEYS: ClassVar[tuple[HelpKeys, ...]] = (
         HelpKeys(("y",), "yes"),

@@ -24,7 +24,7 @@ from domicile_tui.screens.confirm import ConfirmScreen
 from domicile_tui.screens.export import ExportScreen
 from domicile_tui.screens.recap import RecapScreen
 from domicile_tui.session import Reveal, Verification
-from domicile_tui.theme import FLOURISH, TABLE_STYLES, YES
+from domicile_tui.theme import FLOURISH, LATER_STYLES, YES
 from domicile_tui.widgets.status_bar import BottomBar
 from domicile_tui.widgets.verification import VerificationReport
 
@@ -129,7 +129,7 @@ def export_suggestion(table_name: str, day: int) -> Path:
 
 
 class EndScreen(TableScreen):
-    CSS_PATH = TABLE_STYLES
+    CSS_PATH = LATER_STYLES
     HELP_TITLE = "The end of the game"
     HELP_KEYS: ClassVar[tuple[HelpKeys, ...]] = (
         HelpKeys(("e",), "export the transcript to a file"),

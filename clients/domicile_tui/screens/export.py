@@ -14,12 +14,12 @@ from textual.widgets import Input, Static
 
 from domicile_tui.keys import HelpKeys
 from domicile_tui.screens.popup import PopUp
-from domicile_tui.theme import FLOURISH, TABLE_STYLES
+from domicile_tui.theme import FLOURISH, LATER_STYLES
 from domicile_tui.widgets.field import Field
 
 
 class ExportScreen(PopUp[Path | None]):
-    CSS_PATH = TABLE_STYLES
+    CSS_PATH = LATER_STYLES
     HELP_TITLE = "Exporting the transcript"
     HELP_KEYS: ClassVar[tuple[HelpKeys, ...]] = (
         HelpKeys(("enter",), "write the transcript there"),

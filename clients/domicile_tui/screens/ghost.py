@@ -35,7 +35,7 @@ from domicile_tui.screens.base import TableScreen
 from domicile_tui.screens.confirm import ConfirmScreen
 from domicile_tui.screens.seeker import INSPECT, card_under
 from domicile_tui.session import LobbyInfo
-from domicile_tui.theme import TABLE_STYLES
+from domicile_tui.theme import LATER_STYLES
 from domicile_tui.widgets.card import CardTile
 from domicile_tui.widgets.chat import ChatPanel
 from domicile_tui.widgets.columns import ColumnRow, SecretColumns
@@ -82,7 +82,7 @@ def ghost_summary(view: View) -> Content:
 
 
 class GhostScreen(TableScreen):
-    CSS_PATH = TABLE_STYLES
+    CSS_PATH = LATER_STYLES
     HELP_TITLE = "The Ghost's screen"
     HELP_KEYS: ClassVar[tuple[HelpKeys, ...]] = (
         HelpKeys(tuple(str(n) for n in range(1, 8)), "pick or unpick dream card N of your hand"),

@@ -13,7 +13,7 @@ from textual.widgets import Static
 
 from domicile_tui.keys import HelpKeys
 from domicile_tui.screens.popup import PopUp
-from domicile_tui.theme import FLOURISH, TABLE_STYLES
+from domicile_tui.theme import FLOURISH, LATER_STYLES
 
 HelpSection = tuple[str, Sequence[HelpKeys]]
 
@@ -40,7 +40,7 @@ def section_text(title: str, keys: Sequence[HelpKeys]) -> Content:
 
 
 class HelpScreen(PopUp[None]):
-    CSS_PATH = TABLE_STYLES
+    CSS_PATH = LATER_STYLES
     HELP_TITLE = "This help"
     HELP_KEYS: ClassVar[tuple[HelpKeys, ...]] = (
         HelpKeys(("escape", "question_mark", "q"), "close the help"),

@@ -20,7 +20,7 @@ from domicile_tui.keys import HelpKeys
 from domicile_tui.pages import JoinPage, StartPage
 from domicile_tui.screens.base import TableScreen
 from domicile_tui.session import MAX_NAME_LENGTH, Role, SettingsError, clean_name
-from domicile_tui.theme import FLOURISH
+from domicile_tui.theme import FLOURISH, LATER_STYLES
 from domicile_tui.ticket import JoinTicket
 from domicile_tui.widgets.field import Field
 from domicile_tui.widgets.toggles import MarkedRadioButton
@@ -103,6 +103,7 @@ def ticket_from_lan(code: JoinCode, matches: Sequence[DiscoveredTable]) -> JoinT
 
 
 class JoinScreen(TableScreen):
+    CSS_PATH = LATER_STYLES
     HELP_TITLE = "Joining (or watching) a table"
     HELP_KEYS: ClassVar[tuple[HelpKeys, ...]] = (
         HelpKeys(("tab", "shift+tab"), "move between the fields"),

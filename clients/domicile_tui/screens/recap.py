@@ -13,7 +13,7 @@ from textual.widgets import Static
 from domicile_tui.keys import HelpKeys
 from domicile_tui.recap import CardText, Recap
 from domicile_tui.screens.popup import PopUp
-from domicile_tui.theme import FLOURISH, TABLE_STYLES
+from domicile_tui.theme import FLOURISH, LATER_STYLES
 from domicile_tui.widgets.recap import recap_content
 from domicile_tui.widgets.wrapped import Redrawn
 
@@ -21,7 +21,7 @@ from domicile_tui.widgets.wrapped import Redrawn
 class RecapScreen(PopUp[None]):
     """The recap, scrolled with the arrows and the page keys."""
 
-    CSS_PATH = TABLE_STYLES
+    CSS_PATH = LATER_STYLES
     HELP_TITLE = "The game, day by day"
     HELP_KEYS: ClassVar[tuple[HelpKeys, ...]] = (
         HelpKeys(("up", "down"), "scroll"),

@@ -29,7 +29,7 @@ from domicile_tui.replay import Replay, ReplayError, event_line, open_replay
 from domicile_tui.screens.base import TableScreen
 from domicile_tui.screens.recap import RecapScreen
 from domicile_tui.session import Status
-from domicile_tui.theme import NO, TABLE_STYLES, YES
+from domicile_tui.theme import LATER_STYLES, NO, YES
 from domicile_tui.widgets.replay_table import (
     columns_content,
     moment_line,
@@ -89,7 +89,7 @@ def notes_content(replay: Replay, index: int) -> Content:
 
 
 class ReplayScreen(TableScreen):
-    CSS_PATH = TABLE_STYLES
+    CSS_PATH = LATER_STYLES
     HELP_TITLE = "The replay viewer"
     HELP_KEYS: ClassVar[tuple[HelpKeys, ...]] = (
         HelpKeys(("right", "left"), "the next event, the one before"),

@@ -25,7 +25,7 @@ from domicile_p2p.rules import CulpritSeance, Outcome, Seance, Stage, View
 from domicile_tui.keys import HelpKeys
 from domicile_tui.personas import persona
 from domicile_tui.screens.popup import PopUp
-from domicile_tui.theme import FLOURISH, MARKER_LOCKED, NO, TABLE_STYLES, YES
+from domicile_tui.theme import FLOURISH, LATER_STYLES, MARKER_LOCKED, NO, YES
 
 FLY_FRAMES = 6
 """Frames of a wrong marker flying off its card."""
@@ -83,7 +83,7 @@ def summary(after: View, judged: tuple[Judgement, ...], culprit: bool) -> Conten
 
 
 class SeanceScreen(PopUp[None]):
-    CSS_PATH = TABLE_STYLES
+    CSS_PATH = LATER_STYLES
     HELP_TITLE = "The séance"
     HELP_KEYS: ClassVar[tuple[HelpKeys, ...]] = (
         HelpKeys(("enter", "space", "escape"), "skip to the outcome, then close"),

@@ -16,7 +16,7 @@ from domicile_p2p.packs import DreamCard, InvestigatorCard
 from domicile_p2p.rules import Lock, Place, Unlock, View
 from domicile_tui.describe import watching_prompt, your_prompt
 from domicile_tui.screens.base import TableScreen
-from domicile_tui.theme import TABLE_STYLES
+from domicile_tui.theme import LATER_STYLES
 from domicile_tui.widgets.card import CardTile
 from domicile_tui.widgets.chat import ChatPanel
 from domicile_tui.widgets.dream import DreamTile
@@ -60,7 +60,7 @@ def card_under(focused: Widget | None) -> str | None:
 class SeekerScreen(TableScreen):
     """An investigator's screen; subclasses say where the cards and the dreams are."""
 
-    CSS_PATH = TABLE_STYLES
+    CSS_PATH = LATER_STYLES
 
     def focus_cards(self) -> None:
         """Put the focus on the first card worth looking at."""

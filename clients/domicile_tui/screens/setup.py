@@ -28,7 +28,7 @@ from domicile_tui.pages import SetupPage, StartPage
 from domicile_tui.personas import persona
 from domicile_tui.screens.base import TableScreen
 from domicile_tui.session import MAX_NAME_LENGTH, Role, SettingsError, TableSettings
-from domicile_tui.theme import FLOURISH
+from domicile_tui.theme import FLOURISH, LATER_STYLES
 from domicile_tui.widgets.field import Field
 from domicile_tui.widgets.toggles import MarkedCheckbox, MarkedRadioButton
 
@@ -55,6 +55,7 @@ def timer_options(current: int | None) -> list[tuple[str, int]]:
 
 
 class HostSetupScreen(TableScreen):
+    CSS_PATH = LATER_STYLES
     HELP_TITLE = "Setting up a table"
     HELP_KEYS: ClassVar[tuple[HelpKeys, ...]] = (
         HelpKeys(("tab", "shift+tab"), "move between the fields"),
