@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 
 from domicile_p2p.cli import CommandError
-from domicile_p2p.transcript.schema import MAX_TIMER, MIN_TIMER
+from domicile_p2p.rules import MAX_TIMER, MIN_TIMER
 
 
 def add_timer_argument(parser: argparse.ArgumentParser) -> None:

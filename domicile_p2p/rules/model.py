@@ -28,6 +28,9 @@ MAX_CHAT_LENGTH: Final = 500
 MAX_NAME_LENGTH: Final = 40
 """A player's, the Ghost's or a table's name, in characters: the names the table's
 config holds, as the transcript's genesis and the network's lobby carry them."""
+MIN_TIMER: Final = 10
+MAX_TIMER: Final = 3600
+"""The bounds of a table's sand-glass (``GameConfig.timer``), in seconds."""
 
 
 class Difficulty(StrEnum):

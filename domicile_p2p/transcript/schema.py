@@ -23,6 +23,8 @@ from domicile_p2p.rules import (
     MAX_CHAT_LENGTH,
     MAX_INVESTIGATORS,
     MAX_NAME_LENGTH,
+    MAX_TIMER,
+    MIN_TIMER,
     Difficulty,
 )
 
@@ -67,8 +69,6 @@ Name = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_NAME_LENGTH)]
 ChatText = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_CHAT_LENGTH)]
 Reason = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_REASON_LENGTH)]
 Day = Annotated[int, msgspec.Meta(ge=1, le=LAST_DAY)]
-MIN_TIMER: Final = 10
-MAX_TIMER: Final = 3600
 TimerSeconds = Annotated[
     int,
     msgspec.Meta(
