@@ -170,6 +170,7 @@ class DomicileApp(App[None]):
         seance_step: float = 0.9,
         clock: Callable[[], float] = time.monotonic,
         tutorial: bool = False,
+        after_first_frame: Callable[[], object] | None = None,
     ) -> None:
         """With ``open_at_once`` a table with ``defaults`` opens at once (``offline`` or hosted
         here); otherwise the start screen shows, and ``defaults`` fill the set-up form.
@@ -182,7 +183,8 @@ class DomicileApp(App[None]):
         session uses the network; a door says so itself.  ``seance_step`` is the pause
         between the séance's beats (0 shows the outcome at once).  ``clock`` is what the
         sand-glass drains by (seconds; tests freeze it).  With ``tutorial`` the tutorial
-        begins at once.
+        begins at once.  ``after_first_frame`` is called once the first screen is painted,
+        before anything else loads (``domicile play`` resumes the garbage collector there).
         """
         super().__init__()
         self.door: TableDoor | None = None
@@ -218,6 +220,7 @@ class DomicileApp(App[None]):
         its seats turn out to be fixed."""
         self._launch = (open_at_once, offline)
         self._first_frame_seen = False
+        self._after_first_frame = after_first_frame
         self._resuming = resuming
         self._tutorial_at_once = tutorial
         self.tutorial: Coach | None = None
@@ -275,6 +278,8 @@ class DomicileApp(App[None]):
         if self._first_frame_seen:
             return
         self._first_frame_seen = True
+        if self._after_first_frame is not None:
+            self._after_first_frame()
         self._load_later_styles()
         if self._door_opener is not None:
             self._open_door(self._door_opener)

@@ -10,6 +10,7 @@ shows the lobby; ``--menu`` starts at the front door instead.
 from __future__ import annotations
 
 import argparse
+import gc
 import getpass
 from functools import partial
 from pathlib import Path
@@ -184,7 +185,20 @@ def play(args: argparse.Namespace) -> int:
 
     A pack of one's own (``--pack``) is loaded first, so that its errors come before the
     screen; the built-in pack loads in the app's first moments (see ``DomicileApp``).
+
+    The cyclic garbage collector is paused until the first frame is painted (the launcher
+    pauses it even before this module loads): loading Textual and the client makes
+    long-lived objects (classes, functions, styles), and it ran 113-121 times over them
+    before the first frame, freeing ~500 objects of ~38,000, for 6 % of the CPU time.
     """
+    gc.disable()
+    try:
+        return _play(args)
+    finally:
+        gc.enable()
+
+
+def _play(args: argparse.Namespace) -> int:
     from domicile_tui.app import DomicileApp
 
     settings = settings_from(args)
@@ -201,6 +215,7 @@ def play(args: argparse.Namespace) -> int:
         offline=args.offline,
         lan=not args.offline,
         tutorial=args.tutorial,
+        after_first_frame=gc.enable,
     )
     app.run()
     if app.door_failure is not None:

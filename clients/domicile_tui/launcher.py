@@ -11,9 +11,11 @@ runs, so ``domicile verify`` still loads neither Textual nor the network.
 
 from __future__ import annotations
 
+import gc
 import importlib
+import sys
 
-from domicile_p2p.cli import Register
+from domicile_p2p.cli import Register, requested_command
 from domicile_p2p.cli import main as game_main
 
 
@@ -28,4 +30,13 @@ def _replay() -> Register:
 
 
 def main() -> int:
-    return game_main(commands={"play": _play, "replay": _replay})
+    # The garbage collector is paused until play's first frame (``domicile_tui.cli.play``
+    # says why and resumes it): it collected 40 times before ``play`` itself could pause it.
+    paused = requested_command(sys.argv[1:]) == "play"
+    if paused:
+        gc.disable()
+    try:
+        return game_main(commands={"play": _play, "replay": _replay})
+    finally:
+        if paused:
+            gc.enable()  # whatever ended it (a usage error, say)

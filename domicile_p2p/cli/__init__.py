@@ -112,10 +112,15 @@ def _parser(
     return parser
 
 
+def requested_command(arguments: Sequence[str]) -> str | None:
+    """The command ``arguments`` ask for (their first word that is not an option), if any."""
+    return next((arg for arg in arguments if not arg.startswith("-")), None)
+
+
 def main(argv: Sequence[str] | None = None, *, commands: CommandLoaders | None = None) -> int:
     """Run ``domicile`` with ``argv``; ``commands`` adds a front end's own commands."""
     arguments = list(sys.argv[1:] if argv is None else argv)
-    first = next((arg for arg in arguments if not arg.startswith("-")), None)
+    first = requested_command(arguments)
     # One lookup serves both questions (is it a command? build its parser): reading the
     # installed entry points twice cost ~10 ms of every `domicile play` start.
     commands = _command_modules(first, commands)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import threading
 
 from textual.widgets import Static
@@ -65,3 +66,25 @@ async def test_the_front_door_offers_the_lan_before_the_door_is_open() -> None:
         assert app.door is None
         release.set()
         await wait_until(pilot, lambda: app.door is not None, what="the door")
+
+
+async def test_the_app_says_once_when_its_first_screen_is_painted() -> None:
+    # `domicile play` pauses the garbage collector until then (domicile_tui.cli.play).
+    painted: list[bool] = []
+    gc.disable()
+    try:
+        app = DomicileApp(
+            door(),
+            defaults=settings(),
+            open_at_once=True,
+            offline=True,
+            after_first_frame=lambda: (painted.append(app.screen.is_mounted), gc.enable()),
+        )
+        async with app.run_test(size=WIDE) as pilot:
+            await wait_until(pilot, gc.isenabled, what="the collector resumed")
+            await wait_until(pilot, lambda: app.lobby is not None, what="the table's lobby")
+            await pilot.pause()
+            assert painted == [True]
+            assert isinstance(app.screen, LobbyScreen)
+    finally:
+        gc.enable()
