@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import replace
 from itertools import permutations
 
 import pytest
 
 from domicile_p2p.bots import BotMisuse, GhostBot, InvestigatorBot, Policy, make_policy
-from domicile_p2p.bots.ghost import best_laying_of_three, splits_by_slot
+from domicile_p2p.bots.ghost import (
+    Plan,
+    _positive_slots,
+    _splittable_threes,
+    best_laying_of_three,
+    splits_by_slot,
+)
 from domicile_p2p.bots.memory import SeanceMemory
 from domicile_p2p.bots.motifs import MotifIndex, motif_index
 from domicile_p2p.bots.naming import DreamNames, dream_names, wrong_named_cards
@@ -25,6 +32,7 @@ from domicile_p2p.rules import (
     CulpritSeance,
     Difficulty,
     GameState,
+    GhostKnowledge,
     Give,
     Lock,
     Outcome,
@@ -447,3 +455,53 @@ def test_splits_by_slot_needs_one_pointing_dream_per_slot() -> None:
     assert splits_by_slot([[1, 0, 0], [0, 0, 2], [0, 1, -1]])
     assert not splits_by_slot([[1, 0, 0], [2, 0, 0], [0, 1, 1]])
     assert not splits_by_slot([[1, 1, 1], [1, 1, 1], [0, 0, 0]])
+
+
+class _SeatOrderCheckedGhost(GhostBot):
+    """The Ghost bot, checking each choice of a seat to serve against the rule as first
+    written: every seat searched in seat order, a give replacing the best only when its
+    value is strictly greater (the bot searches the seats with the highest bound first)."""
+
+    checked = 0
+
+    def _best_plan(
+        self,
+        state: GameState,
+        ghost: GhostKnowledge,
+        waiting: Sequence[int],
+        hand: list[str],
+        *,
+        fair: bool,
+    ) -> tuple[int, Plan] | None:
+        chosen = super()._best_plan(state, ghost, waiting, hand, fair=fair)
+        in_seat_order: tuple[int, Plan] | None = None
+        for seat in waiting:
+            usable = self._usable(state, ghost, seat, hand, fair=fair)
+            if not usable:
+                continue
+            better_than = float("-inf") if in_seat_order is None else in_seat_order[1].value
+            plan = self._search(state, ghost, seat, usable).best(better_than)
+            if plan is not None:
+                in_seat_order = (seat, plan)
+        assert chosen == in_seat_order
+        type(self).checked += 1
+        return chosen
+
+
+def test_the_ghost_serves_the_seat_a_search_in_seat_order_would(pack: Pack) -> None:
+    for seed in range(24):
+        investigators = 2 + seed % 5
+        state = deal(pack, investigators, list(Difficulty)[seed % 4], seed)
+        policies = _policies(pack, state, seed)
+        policies[GHOST] = _SeatOrderCheckedGhost(pack, bot_seed(seed, GHOST))
+        _play_logged(state, policies)
+    assert _SeatOrderCheckedGhost.checked > 200
+
+
+def test_three_dreams_split_by_slot_as_their_pointing_slots_say() -> None:
+    rng = random.Random(5)
+    table = _splittable_threes()
+    for _ in range(2000):
+        rows = [[rng.randrange(-2, 3) for _ in range(3)] for _ in range(3)]
+        bits = [_positive_slots(row) for row in rows]
+        assert table[bits[0] | bits[1] << 3 | bits[2] << 6] == splits_by_slot(rows)

@@ -27,7 +27,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from itertools import accumulate, combinations, permutations
+from math import nextafter
 from operator import add, getitem
 from typing import Final
 
@@ -188,6 +190,136 @@ class Plan:
     value: float
 
 
+class _SeatSearch:
+    """The search for the best give to one seat: the first seen of equals among the gives
+    of up to ``max_give`` cards of ``hand``, grown one card at a time in hand order.
+
+    ``bound`` is the most any give's value can be, known before searching (``inf`` when no
+    rival card is left: any card will do, ``card``, the best matching one).
+    """
+
+    __slots__ = (
+        "_card",
+        "_extra_card_cost",
+        "_gain",
+        "_last_size",
+        "_start",
+        "_to_others",
+        "_to_target",
+        "bound",
+        "hand",
+        "seat",
+    )
+
+    def __init__(
+        self,
+        seat: int,
+        hand: list[str],
+        reading: _Reading | None,
+        max_give: int,
+        extra_card_cost: float,
+        card: str | None = None,
+    ) -> None:
+        self.seat = seat
+        self.hand = hand
+        self._card = card
+        self._extra_card_cost = extra_card_cost
+        if reading is None:
+            self.bound = float("inf")
+            return
+        cards = [reading.card(h) for h in hand]
+        self._to_target = [card[0] for card in cards]
+        self._to_others = [card[1] for card in cards]
+        # A card can raise a give's margin by at most what it adds to the target minus the
+        # least it adds to any rival.  A give whose bound cannot beat the best value so far
+        # would not replace it (only a strictly greater value does), so its rivals are not
+        # summed; a give is only scored exactly when its bound might beat the best.
+        gain = self._gain = [card[2] for card in cards]
+        self._start = reading.start
+        start_target, start_rivals = reading.start
+        start_margin = start_target - max(start_rivals)
+        self._last_size = min(max_give, len(hand))
+        # So no give of ``size`` cards can beat the margin so far plus the ``size`` best
+        # gains.
+        top_gains = sorted(gain, reverse=True)
+        self.bound = max(
+            start_margin + sum(top_gains[:size]) - extra_card_cost * (size - 1)
+            for size in range(1, self._last_size + 1)
+        )
+
+    def best(self, better_than: float) -> Plan | None:
+        """The best give (the first seen of equals), or ``None`` when no give's value beats
+        ``better_than``."""
+        if self._card is not None:
+            if better_than == float("inf"):
+                return None
+            return Plan((self._card,), float("inf"), float("inf"))
+        if self.bound <= better_than:  # nothing to search
+            return None
+        hand, gain = self.hand, self._gain
+        to_target, to_others = self._to_target, self._to_others
+        start_target, start_rivals = self._start
+        start_margin = start_target - max(start_rivals)
+        last_size = self._last_size
+        extra_card_cost = self._extra_card_cost
+        best_gain_from = [*_running_max_from_end(gain), float("-inf")]
+        root = _Partial((), -1, None, start_target, start_rivals, start_margin)
+        # Grow the gives one card at a time (in hand order, so each set is seen once, in the
+        # same order as always: ties go to the first best seen).
+        layer = [root]
+        best: Plan | None = None
+        best_value = better_than
+        for size in range(1, last_size + 1):
+            cost = extra_card_cost * (size - 1)
+            final = size == last_size
+            # Before the last size, a give is kept for growing only if one more card might
+            # still beat the best so far: the test the last layer makes (below) with the
+            # best as it stands now, and the best only rises.
+            last_cost = cost + extra_card_cost
+            checked_before_last = size + 1 == last_size
+            grown: list[_Partial] = []
+            for partial in layer:
+                if final and partial.margin_bound + best_gain_from[partial.last + 1] - cost <= (
+                    best_value
+                ):
+                    continue
+                for position in range(partial.last + 1, len(hand)):
+                    bound = partial.margin_bound + gain[position]
+                    score: int | None = None  # with ``rivals``, summed only when needed
+                    rivals: list[int] | None = None
+                    if bound - cost > best_value:
+                        target_score, rival_scores = partial.scores(to_target, to_others)
+                        score = target_score + to_target[position]
+                        rivals = list(map(add, rival_scores, to_others[position]))
+                        margin = score - max(rivals)
+                        value = margin - cost
+                        if value > best_value:
+                            best = Plan((*partial.cards, hand[position]), margin, value)
+                            best_value = value
+                        bound = margin
+                    if final or (
+                        checked_before_last
+                        and bound + best_gain_from[position + 1] - last_cost <= best_value
+                    ):
+                        continue
+                    grown.append(
+                        _Partial(
+                            (*partial.cards, hand[position]),
+                            position,
+                            partial,
+                            score,
+                            rivals,
+                            bound,
+                        )
+                    )
+            layer = grown
+        return best
+
+
+def _highest_bound_first(search: _SeatSearch) -> float:
+    return -search.bound
+
+
 class GhostBot:
     """A policy for the Ghost's seat."""
 
@@ -286,24 +418,42 @@ class GhostBot:
         """The seat helped most and its give.  When ``fair``, a dream whose words name a
         wrong card of the category a seat seeks (it sends a person the wrong way, whatever
         its motifs say) is never given to that seat."""
-        chosen: tuple[int, Plan] | None = None
+        searches: list[_SeatSearch] = []
         for seat in waiting:
-            target = self._target(state, ghost, seat)
-            usable = hand
-            if fair:
-                seeking = state.investigator(seat).seeking
-                assert seeking is not None  # only active investigators are served
-                choices = state.tableau.cards(seeking)
-                usable = [
-                    card for card in hand if not self._names.names_wrongly(card, target, choices)
-                ]
-                if not usable:
-                    continue
-            better_than = float("-inf") if chosen is None else chosen[1].value
-            plan = self._plan(state, ghost, seat, usable, better_than)
+            usable = self._usable(state, ghost, seat, hand, fair=fair)
+            if usable:
+                searches.append(self._search(state, ghost, seat, usable))
+        # The seat served is the one with the best give, the first in seat order of equals.
+        # Searching the seats with the highest bound first finds a good give soonest, so
+        # the others' searches, which only look for gives that beat it, end at their bound.
+        # A seat before the best so far wins a tie with it, so it looks for gives at least
+        # as good (the next float below is ``>=`` for the values of floats compared here).
+        searches.sort(key=_highest_bound_first)
+        chosen: tuple[int, Plan] | None = None
+        for search in searches:
+            if chosen is None:
+                better_than = float("-inf")
+            elif search.seat < chosen[0]:
+                better_than = nextafter(chosen[1].value, float("-inf"))
+            else:
+                better_than = chosen[1].value
+            plan = search.best(better_than)
             if plan is not None:
-                chosen = (seat, plan)
+                chosen = (search.seat, plan)
         return chosen
+
+    def _usable(
+        self, state: GameState, ghost: GhostKnowledge, seat: int, hand: list[str], *, fair: bool
+    ) -> list[str]:
+        """The cards of ``hand`` that may go to ``seat``: all, or when ``fair`` those that
+        name no wrong card of the category it seeks."""
+        if not fair:
+            return hand
+        target = self._target(state, ghost, seat)
+        seeking = state.investigator(seat).seeking
+        assert seeking is not None  # only active investigators are served
+        choices = state.tableau.cards(seeking)
+        return [card for card in hand if not self._names.names_wrongly(card, target, choices)]
 
     @staticmethod
     def _target(state: GameState, ghost: GhostKnowledge, seat: int) -> str:
@@ -312,102 +462,22 @@ class GhostBot:
         assert seeking is not None  # only active investigators are served
         return ghost.column(seat).card(seeking)
 
-    def _plan(
-        self,
-        state: GameState,
-        ghost: GhostKnowledge,
-        seat: int,
-        hand: list[str],
-        better_than: float,
-    ) -> Plan | None:
-        """The best give to ``seat`` (the first seen of equals), or ``None`` when no give's
-        value beats ``better_than``."""
+    def _search(
+        self, state: GameState, ghost: GhostKnowledge, seat: int, hand: list[str]
+    ) -> _SeatSearch:
+        """The search for the best give of ``hand`` to ``seat``, read and bounded."""
         investigator = state.investigator(seat)
         seeking = investigator.seeking
         assert seeking is not None  # only active investigators are served
         target = ghost.column(seat).card(seeking)
         ruled_out = self._memory.ruled_out(seat, seeking)
         others = [c for c in state.tableau.cards(seeking) if c != target and c not in ruled_out]
-        index = self._index
         if not others:  # nothing left to confuse it with: one card will do
-            if better_than == float("inf"):
-                return None
-            card = max(
-                hand, key=lambda h: index.overlap(h, target) + self._names.bonus((h,), target)
-            )
-            return Plan((card,), float("inf"), float("inf"))
+            index, names = self._index, self._names
+            card = max(hand, key=lambda h: index.overlap(h, target) + names.bonus((h,), target))
+            return _SeatSearch(seat, hand, None, self.max_give, self.extra_card_cost, card)
         reading = self._reading(seat, target, tuple(others), investigator.dreams)
-        cards = [reading.card(h) for h in hand]
-        to_target = [card[0] for card in cards]
-        to_others = [card[1] for card in cards]
-        # A card can raise a give's margin by at most what it adds to the target minus the
-        # least it adds to any rival.  A give whose bound cannot beat the best value so far
-        # would not replace it (only a strictly greater value does), so its rivals are not
-        # summed; a give is only scored exactly when its bound might beat the best.
-        gain = [card[2] for card in cards]
-        start_target, start_rivals = reading.start
-        start_margin = start_target - max(start_rivals)
-        last_size = min(self.max_give, len(hand))
-        # So no give of ``size`` cards can beat the margin so far plus the ``size`` best
-        # gains: when none of those beats ``better_than``, there is nothing to search.
-        top_gains = sorted(gain, reverse=True)
-        if all(
-            start_margin + sum(top_gains[:size]) - self.extra_card_cost * (size - 1) <= better_than
-            for size in range(1, last_size + 1)
-        ):
-            return None
-        best_gain_from = [*_running_max_from_end(gain), float("-inf")]
-        root = _Partial((), -1, None, start_target, start_rivals, start_margin)
-        # Grow the gives one card at a time (in hand order, so each set is seen once, in the
-        # same order as always: ties go to the first best seen).
-        layer = [root]
-        best: Plan | None = None
-        best_value = better_than
-        for size in range(1, last_size + 1):
-            cost = self.extra_card_cost * (size - 1)
-            final = size == last_size
-            # Before the last size, a give is kept for growing only if one more card might
-            # still beat the best so far: the test the last layer makes (below) with the
-            # best as it stands now, and the best only rises.
-            last_cost = cost + self.extra_card_cost
-            checked_before_last = size + 1 == last_size
-            grown: list[_Partial] = []
-            for partial in layer:
-                if final and partial.margin_bound + best_gain_from[partial.last + 1] - cost <= (
-                    best_value
-                ):
-                    continue
-                for position in range(partial.last + 1, len(hand)):
-                    bound = partial.margin_bound + gain[position]
-                    score: int | None = None  # with ``rivals``, summed only when needed
-                    rivals: list[int] | None = None
-                    if bound - cost > best_value:
-                        target_score, rival_scores = partial.scores(to_target, to_others)
-                        score = target_score + to_target[position]
-                        rivals = list(map(add, rival_scores, to_others[position]))
-                        margin = score - max(rivals)
-                        value = margin - cost
-                        if value > best_value:
-                            best = Plan((*partial.cards, hand[position]), margin, value)
-                            best_value = value
-                        bound = margin
-                    if final or (
-                        checked_before_last
-                        and bound + best_gain_from[position + 1] - last_cost <= best_value
-                    ):
-                        continue
-                    grown.append(
-                        _Partial(
-                            (*partial.cards, hand[position]),
-                            position,
-                            partial,
-                            score,
-                            rivals,
-                            bound,
-                        )
-                    )
-            layer = grown
-        return best
+        return _SeatSearch(seat, hand, reading, self.max_give, self.extra_card_cost)
 
     def _reading(
         self, seat: int, target: str, others: tuple[str, ...], held: tuple[str, ...]
@@ -442,10 +512,24 @@ class GhostBot:
         slot_orders = list(permutations(range(size)))
         # One dream for the culprit's Character, one for its Location, one for its Item,
         # whenever the hand allows: only then does the margin decide.
-        splits = {
-            cards: splits_by_slot([points[card] for card in cards])
-            for cards in combinations(hand, size)
-        }
+        if size == 3:
+            # Each card's slots it points to, as three bits; a three-card choice splits when
+            # the nine bits of its cards hold one of the six one-per-slot patterns.
+            pointing_slots = {card: _positive_slots(points[card]) for card in hand}
+            splittable = _splittable_threes()
+            splits: dict[tuple[str, ...], bool] = {
+                cards: splittable[
+                    pointing_slots[cards[0]]
+                    | pointing_slots[cards[1]] << 3
+                    | pointing_slots[cards[2]] << 6
+                ]
+                for cards in combinations(hand, 3)
+            }
+        else:
+            splits = {
+                cards: splits_by_slot([points[card] for card in cards])
+                for cards in combinations(hand, size)
+            }
         allowed = any(splits.values())
         best_cards: tuple[str, ...] = ()
         best_key = (float("-inf"), float("-inf"))
@@ -508,6 +592,23 @@ def splits_by_slot(rows: Sequence[Sequence[int]]) -> bool:
     return any(
         all(row[slot] > 0 for row, slot in zip(rows, slots, strict=True))
         for slots in permutations(range(len(rows[0]) if rows else 0), len(rows))
+    )
+
+
+def _positive_slots(points: Sequence[int]) -> int:
+    """The slots (of three) a dream points to the culprit's card of, one bit each."""
+    return (points[0] > 0) | (points[1] > 0) << 1 | (points[2] > 0) << 2
+
+
+@cache
+def _splittable_threes() -> tuple[bool, ...]:
+    """For each nine bits (three cards' :func:`_positive_slots`, the first card lowest),
+    whether :func:`splits_by_slot` holds for the three cards: built once, on the first
+    group give (``splits_by_slot`` runs for every three-card choice of every hand)."""
+    rows = [[bits >> slot & 1 for slot in range(3)] for bits in range(8)]
+    return tuple(
+        splits_by_slot([rows[bits & 7], rows[bits >> 3 & 7], rows[bits >> 6]])
+        for bits in range(512)
     )
 
 
