@@ -118,13 +118,15 @@ class _Reading:
     """
 
     __slots__ = (
-        "_cards",
+        "_gain",
         "_index",
         "_names",
         "_other_masks",
         "_others",
         "_target",
         "_target_mask",
+        "_to_others",
+        "_to_target",
         "key",
         "start",
     )
@@ -144,31 +146,44 @@ class _Reading:
         self._others = others
         self._target_mask = index.mask(target)
         self._other_masks = [index.mask(other) for other in others]
-        self._cards: dict[str, tuple[int, list[int], int]] = {}
+        # What each card read so far adds (see ``cards``), kept apart so that a hand's
+        # readings are three lookups per card.
+        self._to_target: dict[str, int] = {}
+        self._to_others: dict[str, list[int]] = {}
+        self._gain: dict[str, int] = {}
         self.start = (
             card_scores(index, names, held, (target,))[0],
             card_scores(index, names, held, others),
         )
         """The target's score and each rival's with the dreams held."""
 
-    def card(self, card: str) -> tuple[int, list[int], int]:
-        """What ``card`` adds to the target's score and to each rival's, and the most it
-        can add to the margin (the first minus the least of the second)."""
-        reading = self._cards.get(card)
-        if reading is None:
-            mask = self._index.mask(card)
-            to_target = (mask & self._target_mask).bit_count()
-            to_others = [(mask & other).bit_count() for other in self._other_masks]
-            named = self._names.named.get(card)
-            if named:  # the investigators read the words as well as the motifs
-                to_target += NAMED_WEIGHT * (self._target in named)
-                to_others = [
-                    score + NAMED_WEIGHT * (other in named)
-                    for score, other in zip(to_others, self._others, strict=True)
-                ]
-            reading = (to_target, to_others, to_target - min(to_others))
-            self._cards[card] = reading
-        return reading
+    def cards(self, hand: Sequence[str]) -> tuple[list[int], list[list[int]], list[int]]:
+        """What each card of ``hand`` adds to the target's score, to each rival's, and the
+        most it can add to the margin (the first minus the least of the second)."""
+        to_target = self._to_target
+        for card in hand:
+            if card not in to_target:
+                self._read(card)
+        return (
+            list(map(to_target.__getitem__, hand)),
+            list(map(self._to_others.__getitem__, hand)),
+            list(map(self._gain.__getitem__, hand)),
+        )
+
+    def _read(self, card: str) -> None:
+        mask = self._index.mask(card)
+        to_target = (mask & self._target_mask).bit_count()
+        to_others = [(mask & other).bit_count() for other in self._other_masks]
+        named = self._names.named.get(card)
+        if named:  # the investigators read the words as well as the motifs
+            to_target += NAMED_WEIGHT * (self._target in named)
+            to_others = [
+                score + NAMED_WEIGHT * (other in named)
+                for score, other in zip(to_others, self._others, strict=True)
+            ]
+        self._to_target[card] = to_target
+        self._to_others[card] = to_others
+        self._gain[card] = to_target - min(to_others)
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,14 +242,12 @@ class _SeatSearch:
         if reading is None:
             self.bound = float("inf")
             return
-        cards = [reading.card(h) for h in hand]
-        self._to_target = [card[0] for card in cards]
-        self._to_others = [card[1] for card in cards]
+        self._to_target, self._to_others, gain = reading.cards(hand)
         # A card can raise a give's margin by at most what it adds to the target minus the
         # least it adds to any rival.  A give whose bound cannot beat the best value so far
         # would not replace it (only a strictly greater value does), so its rivals are not
         # summed; a give is only scored exactly when its bound might beat the best.
-        gain = self._gain = [card[2] for card in cards]
+        self._gain = gain
         self._start = reading.start
         start_target, start_rivals = reading.start
         start_margin = start_target - max(start_rivals)
@@ -447,8 +460,8 @@ class GhostBot:
     ) -> list[str]:
         """The cards of ``hand`` that may go to ``seat``: all, or when ``fair`` those that
         name no wrong card of the category it seeks."""
-        if not fair:
-            return hand
+        if not fair or self._names.named.keys().isdisjoint(hand):
+            return hand  # (most dreams name no card at all)
         target = self._target(state, ghost, seat)
         seeking = state.investigator(seat).seeking
         assert seeking is not None  # only active investigators are served
