@@ -141,8 +141,9 @@ def test_a_private_key_of_the_wrong_size_is_refused() -> None:
 
 def test_the_point_check_is_pynacls_own() -> None:
     # `PublicKey` calls libsodium through PyNaCl's cffi module (importing `nacl.bindings`
-    # costs every `domicile verify` ~16 ms); its verdicts are those of PyNaCl's binding,
-    # and it initialises libsodium itself in a process that never imports the bindings.
+    # costs every `domicile verify` ~13 million instructions); its verdicts are those of
+    # PyNaCl's binding, and it initialises libsodium itself in a process that never
+    # imports the bindings.
     from nacl.bindings import crypto_core_ed25519_is_valid_point
 
     from domicile_p2p.transcript.vectors import key_vectors
