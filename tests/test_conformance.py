@@ -57,7 +57,7 @@ def _rule_table() -> dict[str, tuple[int, str]]:
 
 def test_the_spec_table_lists_every_rule_once() -> None:
     table = _rule_table()
-    assert len(table) == 42  # P1-P9, G1-G9, F1-F4, M1-M10, C1, S1-S6, T1-T3
+    assert len(table) == 43  # P1-P9, G0-G9, F1-F4, M1-M10, C1, S1-S6, T1-T3
     assert {rule[0] for rule in table} == {"P", "G", "F", "M", "C", "S", "T"}
 
 

@@ -156,6 +156,14 @@ def rule_games(honest: Base, timed: Base, very_difficult: Base) -> dict[str, Rul
         "a chat where the host's deal is due",
     )
     add(
+        "p1-give-by-an-investigator-instead-of-the-deal",
+        honest,
+        _insert(deal, _action(Kind.GIVE, GiveBody(2, ("dream-05",)), 1)),
+        (order, deal, HOST),
+        "had to publish the deal now",
+        "seat 1 sends a give where the host's deal is due: P1 (the host) is tested before P2",
+    )
+    add(
         "p2-give-by-an-investigator",
         honest,
         _insert(first_give, _action(Kind.GIVE, GiveBody(2, ("dream-05",)), 1)),
@@ -235,6 +243,14 @@ def rule_games(honest: Base, timed: Base, very_difficult: Base) -> dict[str, Rul
     # --- the Ghost's gives (check 10)
     give = entries[first_give].body
     assert isinstance(give, GiveBody)
+    add(
+        "g0-give-during-the-investigation",
+        honest,
+        _insert(second_give + 1, _action(Kind.GIVE, GiveBody(1, ("dream-05",)), GHOST)),
+        (rules, second_give + 1, _GHOST),
+        "no one may give dream cards now: the investigators are deciding",
+        "a give once every investigator was served (the investigation)",
+    )
     add(
         "g1-give-to-a-seat-not-at-the-table",
         honest,
