@@ -8,10 +8,11 @@ import sys
 import pytest
 
 import domicile_p2p.packs as packs
+import domicile_p2p.rules as rules
 import domicile_p2p.transcript as transcript
 
 
-@pytest.mark.parametrize("package", [packs, transcript])
+@pytest.mark.parametrize("package", [packs, rules, transcript])
 def test_every_listed_name_resolves_and_is_listed_by_dir(package: object) -> None:
     names = package.__all__  # type: ignore[attr-defined]
     for name in names:

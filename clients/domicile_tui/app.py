@@ -28,37 +28,21 @@ from textual.reactive import reactive
 from textual.screen import ModalScreen, Screen
 from textual.theme import Theme
 
-from domicile_p2p.rules import GHOST, Action, CulpritSeance, Phase, Seance, Stage, View
+from domicile_p2p.rules import GHOST, Phase, Stage
 from domicile_tui import screens
 from domicile_tui.keys import CARDS, EVERYWHERE, TUTORIAL
 from domicile_tui.pages import FrontPage, JoinPage, ReplayPage, SetupPage, StartPage
 from domicile_tui.sandglass import Glass, follow
-from domicile_tui.session import (
-    ActionRefused,
-    ChatLine,
-    ChatPosted,
-    GameVerified,
-    LobbyChanged,
-    LobbyInfo,
-    Role,
-    SessionClosed,
-    SessionEvent,
-    Severity,
-    Status,
-    StatusChanged,
-    TableSession,
-    TableSettings,
-    TranscriptKept,
-    Verification,
-    ViewChanged,
-)
+from domicile_tui.session import Role, Severity, Status, TableSession, TableSettings
 from domicile_tui.theme import CANDLELIGHT, FIRST_STYLES, LATER_STYLES
 
 if TYPE_CHECKING:
     from domicile_p2p.net.adapters.store import UnfinishedTable
     from domicile_p2p.packs import Pack
+    from domicile_p2p.rules import Action, View
     from domicile_tui.coach import Coach
     from domicile_tui.connect import TableDoor
+    from domicile_tui.news import ChatLine, LobbyInfo, SessionEvent, Verification
     from domicile_tui.screens.help import HelpSection
     from domicile_tui.screens.seance import SeanceScreen
     from domicile_tui.ticket import JoinTicket
@@ -431,6 +415,19 @@ class DomicileApp(App[None]):
 
     def receive(self, event: SessionEvent) -> None:
         """Take in one event from the session and show what it changed."""
+        # Loaded with the first news from a table: the first frame needs none of it.
+        from domicile_p2p.rules import CulpritSeance, Seance
+        from domicile_tui.news import (
+            ActionRefused,
+            ChatPosted,
+            GameVerified,
+            LobbyChanged,
+            SessionClosed,
+            StatusChanged,
+            TranscriptKept,
+            ViewChanged,
+        )
+
         match event:
             case LobbyChanged(lobby):
                 self.lobby = lobby

@@ -13,17 +13,16 @@ from domicile_p2p.rules import (
     DIFFICULTY_RULES,
     GHOST,
     LAST_DAY,
-    PHASE_DESCRIPTIONS,
     Difficulty,
     GameState,
     Outcome,
     Phase,
     Stage,
-    View,
 )
 
 if TYPE_CHECKING:
     from domicile_p2p.packs import Pack
+    from domicile_p2p.rules import View
 
 
 def stage_title(state: GameState) -> str:
@@ -34,6 +33,8 @@ def stage_title(state: GameState) -> str:
 
 def phase_line(state: GameState) -> str:
     """What the whole table is doing, capitalised: "The Ghost is sending dreams"."""
+    from domicile_p2p.rules import PHASE_DESCRIPTIONS  # the moves and phases: with a game
+
     text = PHASE_DESCRIPTIONS[(state.stage, state.phase)]
     if state.outcome is Outcome.WON:
         text = "the culprit is named: the Ghost may rest"

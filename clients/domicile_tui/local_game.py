@@ -47,8 +47,8 @@ from domicile_p2p.transcript.files import write_transcript
 from domicile_p2p.transcript.packref import PackIdentity, card_lists
 from domicile_p2p.transcript.selfplay import InProcessTable
 from domicile_p2p.transcript.verify import VerifyReport, verify
+from domicile_tui.news import Check, Reveal, Verification
 from domicile_tui.recap import recap_of_events
-from domicile_tui.session import Check, Reveal, Verification
 
 PolicyFactory = Callable[[int, Pack, int], Policy]
 

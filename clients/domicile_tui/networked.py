@@ -76,27 +76,29 @@ from domicile_p2p.transcript.ledger import Step
 from domicile_p2p.transcript.packref import PackIdentity
 from domicile_p2p.transcript.verify import verify
 from domicile_tui.local_game import verification_of
-from domicile_tui.pacing import SEANCE_PAUSE, BotPace
-from domicile_tui.personas import persona
-from domicile_tui.session import (
-    MAX_NAME_LENGTH,
+from domicile_tui.news import (
     ActionRefused,
     ChatLine,
     ChatPosted,
-    EventChannel,
     GameVerified,
     LobbyChanged,
     LobbyInfo,
     SeatInfo,
-    SeatKind,
     SessionClosed,
     SessionEvent,
+    StatusChanged,
+    ViewChanged,
+)
+from domicile_tui.pacing import SEANCE_PAUSE, BotPace
+from domicile_tui.personas import persona
+from domicile_tui.session import (
+    MAX_NAME_LENGTH,
+    EventChannel,
+    SeatKind,
     SettingsError,
     Severity,
     Status,
-    StatusChanged,
     TableSettings,
-    ViewChanged,
     check_chat,
 )
 from domicile_tui.session import Role as SessionRole

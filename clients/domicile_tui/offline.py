@@ -23,27 +23,29 @@ from domicile_p2p.identity import Identity
 from domicile_p2p.packs import Pack
 from domicile_p2p.rules import GHOST, Action, Chat, RuleError
 from domicile_tui.local_game import LocalGame, Played, PolicyFactory, Refused
-from domicile_tui.pacing import BotPace
-from domicile_tui.personas import persona
-from domicile_tui.session import (
+from domicile_tui.news import (
     ActionRefused,
     ChatLine,
     ChatPosted,
-    EventChannel,
     GameVerified,
     LobbyChanged,
     LobbyInfo,
     SeatInfo,
-    SeatKind,
     SessionClosed,
     SessionEvent,
+    StatusChanged,
+    TranscriptKept,
+    ViewChanged,
+)
+from domicile_tui.pacing import BotPace
+from domicile_tui.personas import persona
+from domicile_tui.session import (
+    EventChannel,
+    SeatKind,
     SettingsError,
     Severity,
     Status,
-    StatusChanged,
     TableSettings,
-    TranscriptKept,
-    ViewChanged,
     check_chat,
 )
 

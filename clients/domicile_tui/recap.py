@@ -29,7 +29,7 @@ from domicile_p2p.transcript.schema import (
     SeanceBody,
     TimeUpBody,
 )
-from domicile_tui.session import Reveal
+from domicile_tui.news import Reveal
 from domicile_tui.timeline import Timeline, fold
 
 

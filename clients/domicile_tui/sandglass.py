@@ -20,8 +20,12 @@ The bar that shows it is ``widgets.sandglass``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from domicile_p2p.rules import Action, Phase, TimeUp, View
+from domicile_p2p.rules import Phase
+
+if TYPE_CHECKING:
+    from domicile_p2p.rules import Action, View
 
 Investigation = tuple[int, int]
 """Which investigation: the day and the stage (one investigation a day)."""
@@ -46,6 +50,8 @@ class Glass:
 
 def follow(glass: Glass | None, view: View, action: Action | None, now: float) -> Glass | None:
     """The glass once the table has moved to ``view`` (``action`` led there) at ``now``."""
+    from domicile_p2p.rules import TimeUp  # the moves load with the first view
+
     state = view.state
     seconds = state.config.timer
     if seconds is None:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from domicile_p2p.rules import GameState, Stage, TableConfig
 from domicile_p2p.transcript import Event, Replica, Violation
-from domicile_tui.session import Reveal
+from domicile_tui.news import Reveal
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,7 +23,8 @@ from domicile_p2p.transcript import Event, Replica, Step
 from domicile_p2p.transcript.selfplay import PlainPolicy
 from domicile_tui.local_game import LocalGame
 from domicile_tui.networked import NetworkTable
-from domicile_tui.session import GameVerified, SessionEvent, Severity, StatusChanged
+from domicile_tui.news import GameVerified, SessionEvent, StatusChanged
+from domicile_tui.session import Severity
 from domicile_tui.ticket import JoinTicket
 
 SEAT = 1

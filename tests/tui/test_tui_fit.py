@@ -8,9 +8,10 @@ from tui_support import begin, door, settings, wait_until
 
 from domicile_p2p.rules import MAX_NAME_LENGTH, PHASE_DESCRIPTIONS, Phase, Stage
 from domicile_tui.app import DomicileApp
+from domicile_tui.news import SeatInfo
 from domicile_tui.personas import persona
 from domicile_tui.screens.lobby import LobbyScreen, seat_line
-from domicile_tui.session import Role, SeatInfo, SeatKind
+from domicile_tui.session import Role, SeatKind
 
 NARROW = (80, 24)
 LONGEST = "Bartholomew Fitzgerald-Wolverhampton III"

@@ -18,6 +18,7 @@ from tui_support import (
 )
 
 from domicile_p2p.rules import Phase, Stage
+from domicile_tui.news import SessionClosed, StatusChanged
 from domicile_tui.screens.card import CardScreen
 from domicile_tui.screens.confirm import ConfirmScreen
 from domicile_tui.screens.culprit import CulpritScreen
@@ -29,13 +30,7 @@ from domicile_tui.screens.lobby import LobbyScreen
 from domicile_tui.screens.seance import SeanceScreen
 from domicile_tui.screens.setup import HostSetupScreen
 from domicile_tui.screens.start import StartScreen
-from domicile_tui.session import (
-    Role,
-    SessionClosed,
-    Severity,
-    Status,
-    StatusChanged,
-)
+from domicile_tui.session import Role, Severity, Status
 from domicile_tui.widgets.card import CardTile
 from domicile_tui.widgets.dream import DreamTile
 from domicile_tui.widgets.status_bar import StatusBar

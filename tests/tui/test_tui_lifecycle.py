@@ -32,6 +32,7 @@ from domicile_p2p.net.address import Address
 from domicile_p2p.net.join.codes import parse_code
 from domicile_tui.app import DomicileApp
 from domicile_tui.connect import TableDoor, unfinished_table
+from domicile_tui.news import LobbyChanged, LobbyInfo, StatusChanged, ViewChanged
 from domicile_tui.pacing import BotPace
 from domicile_tui.screens import join as join_screen
 from domicile_tui.screens.confirm import ConfirmScreen
@@ -40,14 +41,7 @@ from domicile_tui.screens.investigator import InvestigatorScreen
 from domicile_tui.screens.join import JoinScreen
 from domicile_tui.screens.lobby import LobbyScreen
 from domicile_tui.screens.start import StartScreen
-from domicile_tui.session import (
-    LobbyChanged,
-    LobbyInfo,
-    Role,
-    SeatKind,
-    StatusChanged,
-    ViewChanged,
-)
+from domicile_tui.session import Role, SeatKind
 from domicile_tui.ticket import JoinTicket
 from domicile_tui.widgets.columns import ColumnRow
 from domicile_tui.widgets.status_bar import StatusBar

@@ -30,6 +30,7 @@ from domicile_p2p.rules import Phase
 from domicile_p2p.transcript.verify import verify
 from domicile_tui.app import DomicileApp
 from domicile_tui.connect import TableDoor
+from domicile_tui.news import ActionRefused, LobbyChanged, ViewChanged
 from domicile_tui.pacing import BotPace
 from domicile_tui.pages import SetupPage
 from domicile_tui.screens.confirm import ConfirmScreen
@@ -41,7 +42,7 @@ from domicile_tui.screens.join import JoinError, JoinScreen, ticket_for
 from domicile_tui.screens.lobby import LobbyScreen
 from domicile_tui.screens.seance import SeanceScreen
 from domicile_tui.screens.start import StartScreen
-from domicile_tui.session import ActionRefused, LobbyChanged, Role, SeatKind, ViewChanged
+from domicile_tui.session import Role, SeatKind
 from domicile_tui.ticket import JoinTicket
 from domicile_tui.widgets.status_bar import StatusBar
 

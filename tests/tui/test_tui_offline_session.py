@@ -25,21 +25,18 @@ from domicile_p2p.rules import (
     View,
 )
 from domicile_p2p.transcript.verify import verify
-from domicile_tui.offline import OfflineTable
-from domicile_tui.pacing import BotPace
-from domicile_tui.session import (
+from domicile_tui.news import (
     ActionRefused,
     ChatPosted,
     GameVerified,
     LobbyChanged,
-    Role,
-    SeatKind,
     SessionClosed,
-    SettingsError,
     StatusChanged,
-    TableSettings,
     ViewChanged,
 )
+from domicile_tui.offline import OfflineTable
+from domicile_tui.pacing import BotPace
+from domicile_tui.session import Role, SeatKind, SettingsError, TableSettings
 
 
 def offline(role: Role = Role.INVESTIGATOR, seed: int = 7) -> OfflineTable:

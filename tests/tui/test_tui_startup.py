@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import gc
+import subprocess
+import sys
 import threading
 
 from textual.widgets import Static
@@ -88,3 +90,21 @@ async def test_the_app_says_once_when_its_first_screen_is_painted() -> None:
             assert isinstance(app.screen, LobbyScreen)
     finally:
         gc.enable()
+
+
+def test_the_first_screens_load_neither_the_game_nor_the_news_of_a_table() -> None:
+    # What `domicile play` imports before its first frame: the table's limits and
+    # `Difficulty` (rules.model), not the moves, the engine or the events of a session.
+    probe = (
+        "import sys\n"
+        "import domicile_tui.cli, domicile_tui.app\n"
+        "import domicile_tui.screens.lobby, domicile_tui.screens.start\n"
+        "later = ('domicile_p2p.rules.actions', 'domicile_p2p.rules.engine',"
+        " 'domicile_p2p.rules.visibility', 'domicile_p2p.transcript', 'msgspec',"
+        " 'domicile_tui.news')\n"
+        "print(sorted(m for m in later if m in sys.modules))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert result.stdout.strip() == "[]"

@@ -23,10 +23,11 @@ from domicile_p2p.rules import Difficulty, GhostKnowledge, Phase, View
 from domicile_p2p.transcript.selfplay import PlainPolicy
 from domicile_tui.app import DomicileApp
 from domicile_tui.connect import TableDoor
+from domicile_tui.news import SessionEvent
 from domicile_tui.offline import OfflineTable
 from domicile_tui.pacing import BotPace
 from domicile_tui.screens.seance import SeanceScreen
-from domicile_tui.session import Role, SessionEvent, TableSession, TableSettings
+from domicile_tui.session import Role, TableSession, TableSettings
 
 PACK: Pack = load_default_pack()
 SEED = 7

@@ -16,14 +16,15 @@ from textual.binding import BindingType
 from textual.reactive import reactive
 from textual.screen import Screen
 
-from domicile_p2p.rules import View
 from domicile_tui.keys import HelpKeys
 from domicile_tui.sandglass import Glass
-from domicile_tui.session import ChatLine, LobbyInfo, Status, Verification
+from domicile_tui.session import Status
 from domicile_tui.widgets.status_bar import BottomBar
 
 if TYPE_CHECKING:
+    from domicile_p2p.rules import View
     from domicile_tui.app import DomicileApp
+    from domicile_tui.news import ChatLine, LobbyInfo, Verification
 
 
 MIRRORED = {

@@ -17,13 +17,13 @@ from domicile_p2p.net.sessions.guards.heads import head_phrase
 from domicile_p2p.packs import Pack
 from domicile_p2p.rules import CATEGORY_ORDER, Outcome, Stage, View
 from domicile_tui.keys import HelpKeys
+from domicile_tui.news import Reveal, Verification
 from domicile_tui.personas import persona
 from domicile_tui.recap import card_names, dream_texts
 from domicile_tui.screens.base import TableScreen
 from domicile_tui.screens.confirm import ConfirmScreen
 from domicile_tui.screens.export import ExportScreen
 from domicile_tui.screens.recap import RecapScreen
-from domicile_tui.session import Reveal, Verification
 from domicile_tui.theme import FLOURISH, LATER_STYLES, YES
 from domicile_tui.widgets.status_bar import BottomBar
 from domicile_tui.widgets.verification import VerificationReport

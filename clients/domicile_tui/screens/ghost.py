@@ -30,11 +30,11 @@ from domicile_p2p.rules import (
 )
 from domicile_tui.describe import awaiting_dreams, refreshes_left, your_prompt
 from domicile_tui.keys import HelpKeys
+from domicile_tui.news import LobbyInfo
 from domicile_tui.personas import persona, seat_of_letter
 from domicile_tui.screens.base import TableScreen
 from domicile_tui.screens.confirm import ConfirmScreen
 from domicile_tui.screens.seeker import INSPECT, card_under
-from domicile_tui.session import LobbyInfo
 from domicile_tui.theme import LATER_STYLES
 from domicile_tui.widgets.card import CardTile
 from domicile_tui.widgets.chat import ChatPanel

@@ -13,7 +13,7 @@ starting with Enter; the game begins once everyone is ready.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.cells import cell_len, set_cell_size
 from textual.app import ComposeResult, SystemCommand
@@ -27,9 +27,12 @@ from domicile_tui.describe import difficulty_note
 from domicile_tui.keys import HelpKeys
 from domicile_tui.personas import persona
 from domicile_tui.screens.base import TableScreen
-from domicile_tui.session import LobbyInfo, SeatInfo, SeatKind
+from domicile_tui.session import SeatKind
 from domicile_tui.theme import FLOURISH, NO, YES
 from domicile_tui.widgets.status_bar import BottomBar
+
+if TYPE_CHECKING:  # the news of a table: loaded with the first of it
+    from domicile_tui.news import LobbyInfo, SeatInfo
 
 _KIND_LABELS = {
     SeatKind.YOU: "you",

@@ -11,8 +11,8 @@ from textual.reactive import reactive
 from textual.widgets import Input, Static
 
 from domicile_p2p.rules import MAX_CHAT_LENGTH
+from domicile_tui.news import ChatLine
 from domicile_tui.personas import persona
-from domicile_tui.session import ChatLine
 from domicile_tui.widgets.field import Field
 
 

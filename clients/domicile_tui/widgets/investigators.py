@@ -9,8 +9,9 @@ from textual.widgets import Static
 from domicile_p2p.packs import Pack
 from domicile_p2p.rules import CATEGORY_ORDER, GHOST, GameState, Phase, Stage, View
 from domicile_tui.describe import ghost_refreshes, investigator_status, still_deciding
+from domicile_tui.news import LobbyInfo
 from domicile_tui.personas import persona
-from domicile_tui.session import LobbyInfo, SeatKind
+from domicile_tui.session import SeatKind
 from domicile_tui.theme import MARKER_LOCKED, MARKER_PLACED, YES
 
 

@@ -8,7 +8,7 @@ from textual.content import Content
 from textual.reactive import reactive
 from textual.widgets import Static
 
-from domicile_tui.session import Check, Verification
+from domicile_tui.news import Check, Verification
 from domicile_tui.theme import NO, YES
 
 NOT_RUN = "–"
