@@ -31,7 +31,10 @@ def _game_id(app: DomicileApp) -> str | None:
 
 
 def _shown(app: DomicileApp, widget: str) -> str:
-    return rendered(app.screen.query_one(widget, Static))
+    """The text of ``widget`` on the screen now ("" while that screen is still composed:
+    a wait that reads it right after a screen change must not fail on that)."""
+    found = app.screen.query(widget)
+    return rendered(found.first(Static)) if found else ""
 
 
 async def _to_the_end(pilot: Pilot[Any], app: DomicileApp) -> None:
