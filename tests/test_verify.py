@@ -173,6 +173,20 @@ def test_a_non_canonical_line_fails_the_format_check() -> None:
     assert "canonical" in report.error.reason  # type: ignore[union-attr]
 
 
+@pytest.mark.parametrize("field", [b'"card":"', b'"game":"', b'"id":"', b'"host_sig":"'])
+def test_a_pattern_field_ending_in_a_line_feed_fails_the_format_check(field: bytes) -> None:
+    # JSON Schema's "$" is the end of the string; Python's also matches before a final
+    # line feed, which once let a game id or a card id ending in "\n" through check 1.
+    lines = transcript(honest_game(*LOST)).split(b"\n")
+    at = next(i for i, line in enumerate(lines) if field in line)
+    start = lines[at].index(field) + len(field)
+    end = lines[at].index(b'"', start)
+    lines[at] = lines[at][:end] + b"\\n" + lines[at][end:]
+    report = verify(b"\n".join(lines))
+    assert_fails(report, Check.FORMAT, at, "host")
+    assert "regex" in report.error.reason  # type: ignore[union-attr]
+
+
 def test_a_cut_short_file_fails_the_format_check() -> None:
     data = transcript(honest_game(*LOST))
     report = verify(data[:-1])
