@@ -205,6 +205,17 @@ def rule_games(honest: Base, timed: Base, very_difficult: Base) -> dict[str, Rul
         "the game has not started",
         "a move between the deal and the slot commitments",
     )
+    aborted = _insert(first_place, _statement(Kind.ABORT, AbortBody("seat 2 left", (2,))))
+    add(
+        "p5-chat-after-an-abort",
+        honest,
+        lambda changed: _insert(first_place + 1, _action(Kind.CHAT, ChatBody("bye"), 1))(
+            aborted(changed)
+        ),
+        (order, first_place + 1, HOST),
+        "chat is not possible now: the game is over",
+        "an investigator chats after the host aborted: only the Ghost's reveal may follow",
+    )
     deal_body = entries[deal].body
     assert isinstance(deal_body, DealBody)
     add(
