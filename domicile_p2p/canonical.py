@@ -236,3 +236,14 @@ def is_canonical(data: bytes) -> bool:
         return encode(decode(data)) == data
     except CanonicalError:
         return False
+
+
+def whole_string(pattern: str) -> str:
+    """``^pattern$`` matching the whole string in Python's ``re`` as in ECMA-262.
+
+    msgspec checks a pattern with Python's ``re.search``, whose ``$`` also matches
+    before a final line feed, so ``^[0-9a-f]{32}$`` accepted a game id ending in
+    ``\n``.  JSON Schema patterns are ECMA-262, where ``$`` is the end of the string;
+    the lookahead makes both dialects mean that (and is a no-op in ECMA-262).
+    """
+    return f"^{pattern}$(?!\\n)"

@@ -23,6 +23,7 @@ from typing import Annotated, Any, Final
 
 import msgspec
 
+from domicile_p2p.canonical import whole_string
 from domicile_p2p.net.errors import WireError
 from domicile_p2p.net.join.codes import MAX_TABLES
 
@@ -34,10 +35,17 @@ MAX_FRAME: Final = 64 * 1024
 
 MAX_EVENTS_PER_FRAME: Final = 64
 
-Hex32 = Annotated[str, msgspec.Meta(pattern="^[0-9a-f]{64}$", description="32 bytes, hex")]
-Hex64 = Annotated[str, msgspec.Meta(pattern="^[0-9a-f]{128}$", description="64 bytes, hex")]
+Hex32 = Annotated[
+    str, msgspec.Meta(pattern=whole_string("[0-9a-f]{64}"), description="32 bytes, hex")
+]
+Hex64 = Annotated[
+    str, msgspec.Meta(pattern=whole_string("[0-9a-f]{128}"), description="64 bytes, hex")
+]
 PakeMessage = Annotated[
-    str, msgspec.Meta(pattern="^[0-9a-f]{66}$", description="a SPAKE2 message (33 bytes), hex")
+    str,
+    msgspec.Meta(
+        pattern=whole_string("[0-9a-f]{66}"), description="a SPAKE2 message (33 bytes), hex"
+    ),
 ]
 Nameplate = Annotated[
     int, msgspec.Meta(ge=1, le=MAX_TABLES, description="which of the host's tables")

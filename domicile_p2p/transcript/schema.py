@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Final, Literal
 
 import msgspec
 
-from domicile_p2p.canonical import MAX_SAFE_INTEGER
+from domicile_p2p.canonical import MAX_SAFE_INTEGER, whole_string
 from domicile_p2p.rules import (
     LAST_DAY,
     MAX_CHAT_LENGTH,
@@ -39,41 +39,35 @@ derivation scheme, which has not changed.
 MAX_REASON_LENGTH: Final = 500
 
 
-def _whole(pattern: str) -> str:
-    """``^pattern$`` matching the whole string in Python's ``re`` as in ECMA-262.
-
-    msgspec checks a pattern with Python's ``re.search``, whose ``$`` also matches
-    before a final line feed, so ``^[0-9a-f]{32}$`` accepted a game id ending in
-    ``\n``.  JSON Schema patterns are ECMA-262, where ``$`` is the end of the string;
-    the lookahead makes both dialects mean that (and is a no-op in ECMA-262).
-    """
-    return f"^{pattern}$(?!\\n)"
-
-
 Hex32 = Annotated[
-    str, msgspec.Meta(pattern=_whole("[0-9a-f]{64}"), description="32 bytes as lower-case hex")
+    str,
+    msgspec.Meta(pattern=whole_string("[0-9a-f]{64}"), description="32 bytes as lower-case hex"),
 ]
 GameId = Annotated[
     str,
-    msgspec.Meta(pattern=_whole("[0-9a-f]{32}"), description="16 random bytes as lower-case hex"),
+    msgspec.Meta(
+        pattern=whole_string("[0-9a-f]{32}"), description="16 random bytes as lower-case hex"
+    ),
 ]
 PublicKeyHex = Annotated[
     str,
     msgspec.Meta(
-        pattern=_whole("[0-9a-f]{64}"), description="an Ed25519 public key, lower-case hex"
+        pattern=whole_string("[0-9a-f]{64}"), description="an Ed25519 public key, lower-case hex"
     ),
 ]
 SignatureHex = Annotated[
     str,
     msgspec.Meta(
-        pattern=_whole("[0-9a-f]{128}"), description="an Ed25519 signature, lower-case hex"
+        pattern=whole_string("[0-9a-f]{128}"), description="an Ed25519 signature, lower-case hex"
     ),
 ]
 CardId = Annotated[
     str,
-    msgspec.Meta(pattern=_whole("[a-z0-9][a-z0-9-]{0,39}"), description="a card id of the pack"),
+    msgspec.Meta(
+        pattern=whole_string("[a-z0-9][a-z0-9-]{0,39}"), description="a card id of the pack"
+    ),
 ]
-PackId = Annotated[str, msgspec.Meta(pattern=_whole("[a-z0-9][a-z0-9-]{0,39}"))]
+PackId = Annotated[str, msgspec.Meta(pattern=whole_string("[a-z0-9][a-z0-9-]{0,39}"))]
 Seat = Annotated[
     int, msgspec.Meta(ge=0, le=MAX_INVESTIGATORS, description="0 is the Ghost, 1-6 investigators")
 ]

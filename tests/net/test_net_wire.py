@@ -66,6 +66,14 @@ def test_every_message_round_trips() -> None:
         (json.dumps({"type": "shout"}), "bad-message", "Invalid value 'shout'"),
         (json.dumps({"type": "welcome", "protocol": 1, "nonce": KEY}), "bad-message", "type"),
         (json.dumps(join(key="AB" * 32)), "bad-message", "key"),
+        # A hex field ending in a line feed is refused, as the JSON Schemas say (Python's `$`
+        # alone would let it through: canonical.whole_string).
+        (json.dumps(join(key=KEY + "\n")), "bad-message", "key"),
+        (
+            json.dumps({"type": "confirm", "mac": KEY, "proof": KEY * 2 + "\n"}),
+            "bad-message",
+            "proof",
+        ),
         (json.dumps(join(table=0)), "bad-message", "table"),
         (json.dumps(join(name="")), "bad-message", "name"),
         (json.dumps(join(name="x" * 41)), "bad-message", "name"),
