@@ -1,6 +1,6 @@
 """``Draft``: one action's changes, gathered on a mutable copy and frozen into the next state once.
 
-A ``GameState`` has sixteen fields, so each copy of it costs microseconds, and an
+A ``GameState`` has seventeen fields, so each copy of it costs microseconds, and an
 action changes it in several steps (take the given cards, draw back up, end the
 round, move to the next phase).  The handlers of ``engine.py`` and the transitions
 of ``phases.py`` change this draft instead, and :meth:`Draft.freeze` builds one new
