@@ -33,11 +33,6 @@ class CommandError(Exception):
         self.exit_code = exit_code
 
 
-def printable(text: str) -> str:
-    """Text from a file or a peer, safe for a terminal: control characters are escaped."""
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
-
-
 CommandLoaders = Mapping[str, Callable[[], Register]]
 """Command name -> a function that imports the command's module and returns its ``register``."""
 

@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from domicile_p2p.canonical import CanonicalError, decode
-from domicile_p2p.cli import CommandError, printable
+from domicile_p2p.cli import CommandError
+from domicile_p2p.text import inert
 from domicile_p2p.transcript.batch import MAX_JOBS
 from domicile_p2p.transcript.errors import Check, NotATranscript
 from domicile_p2p.transcript.files import declared_protocol, read_bytes, split_lines
@@ -173,7 +174,7 @@ def _named_pack(data: bytes) -> tuple[str, str] | None:
     pack_id, pack_hash = pack.get("id"), pack.get("hash")
     if not isinstance(pack_id, str) or not isinstance(pack_hash, str):
         return None
-    return printable(pack_id), pack_hash
+    return inert(pack_id), pack_hash
 
 
 def _refusal(reason: str) -> dict[str, Any]:
@@ -198,11 +199,11 @@ def render(report: VerifyReport, path: Path) -> str:
     rows: dict[str, str] = {}
     for check in report.checks:
         mark = PASSED if check.ok else FAILED
-        rows[check.name] = f"  {mark} {check.name.ljust(width)}  {printable(check.detail)}"
+        rows[check.name] = f"  {mark} {check.name.ljust(width)}  {inert(check.detail)}"
     for skipped in report.not_checked:
-        rows[skipped.name] = f"  {SKIPPED} {skipped.name.ljust(width)}  {printable(skipped.detail)}"
+        rows[skipped.name] = f"  {SKIPPED} {skipped.name.ljust(width)}  {inert(skipped.detail)}"
     lines += [rows[name] for name in _all_names(report)]
-    lines.append(printable(report.summary))
+    lines.append(inert(report.summary))
     return "\n".join(lines)
 
 

@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 
-from domicile_p2p.cli import printable
 from domicile_p2p.cli._network import (
     EXIT_INVALID,
     add_games_options,
@@ -40,6 +39,7 @@ from domicile_p2p.cli._network import (
 from domicile_p2p.net.adapters.bot import BotOutcome
 from domicile_p2p.net.adapters.spectator import watch_table
 from domicile_p2p.net.sessions.peer import PeerSession
+from domicile_p2p.text import inert
 from domicile_p2p.transcript import Event
 from domicile_p2p.transcript.schema import ChatBody, GenesisBody
 
@@ -73,8 +73,8 @@ class EventPrinter:
             self.names = {entry.seat: entry.name for entry in body.seats}
         who = ""
         if event.seat is not None:
-            who = f"  {printable(self.names.get(event.seat, '?'))} (seat {event.seat})"
-        said = f": {printable(body.text)}" if isinstance(body, ChatBody) else ""
+            who = f"  {inert(self.names.get(event.seat, '?'))} (seat {event.seat})"
+        said = f": {inert(body.text)}" if isinstance(body, ChatBody) else ""
         print(f"{event.seq:>5}  {event.kind.value}{who}{said}", flush=True)
 
 
