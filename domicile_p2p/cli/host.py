@@ -95,7 +95,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default=DEFAULT_SETUP_TIMEOUT,
         metavar="S",
         help=(
-            "seconds a setup step may take before the game is aborted, naming who held it up "
+            "seconds a setup step (or the Ghost's reveal after the game) may take before the game "
+            "is aborted, naming who held it up "
             f"(default {DEFAULT_SETUP_TIMEOUT:g})"
         ),
     )

@@ -226,7 +226,12 @@ _ONCE: Final = frozenset({_GHOST_COMMIT, _ENTROPY_COMMIT, _ENTROPY_REVEAL, _REVE
 """The actions each seat sends once (the fold asks about them on every event: read once here)."""
 
 SETUP_STEPS: Final = frozenset({Step.COMMITMENTS, Step.REVEALS, Step.DEAL, Step.SLOT_COMMITMENTS})
-"""The steps before the game is played (the network gives the players' ones a deadline)."""
+"""The steps before the game is played."""
+
+DEADLINE_STEPS: Final = SETUP_STEPS | {Step.REVEAL}
+"""The steps the network gives a deadline: a seat owes its protocol step (a commitment, a
+reveal of entropy, the slot commitments, or the Ghost's seed after the game), and a seat
+that never takes it would hold the table forever."""
 
 
 # --------------------------------------------------------------------------- genesis
@@ -437,6 +442,13 @@ class Ledger:
     def over(self) -> bool:
         """Nothing more will happen at this table: the seed is revealed, or the abort is final."""
         return STEPS[self.step].final and not self.awaiting()
+
+    @property
+    def ended(self) -> bool:
+        """The game is over for the table: finished, or aborted.  After an abort of a game
+        that was played the Ghost's reveal may still come (:attr:`over` waits for it);
+        nobody else owes anything, and nobody has to wait for it."""
+        return STEPS[self.step].final
 
     @property
     def played(self) -> bool:

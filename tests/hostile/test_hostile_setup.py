@@ -84,3 +84,44 @@ def test_a_ghost_that_never_publishes_its_slot_commitments_is_named_too(tmp_path
     assert table.game.ended and ghost.error is None
     report = verify(list(table.game.event_objects))
     assert report.valid and report.outcome == "aborted", report.summary
+
+
+def test_a_ghost_that_withholds_its_seed_after_the_game_is_aborted_named_and_archived(
+    tmp_path: Path,
+) -> None:
+    """The game is over; the Ghost never reveals.  After the setup timeout the host writes
+    the abort naming the Ghost, archives the game, every investigator sees the abort and is
+    done, and ``verify`` says the game was aborted by the Ghost."""
+    table = seated(tmp_path, investigators=2, limits=HostLimits(setup_timeout=TIMEOUT))
+    network = table.network
+    _ghost, *investigators = table.peers
+    network.run(table.peers, until=lambda: table.game.table.step is Step.REVEAL)
+    ended_at = network.now
+    network.run(investigators)  # the Ghost is silent from here on
+    assert table.game.table.step is Step.REVEAL and not network.finished
+    deadline = network.host.next_deadline()
+    assert deadline is not None and deadline - TIMEOUT <= ended_at, "the reveal has a deadline"
+
+    network.now = deadline
+    network.apply(network.host.tick(network.now))
+    [aborted] = network.logged("setup-aborted")
+    assert (
+        aborted["seats"] == [0]
+        and "the Ghost (Bot 0) did not reveal its seed" in (aborted["reason"])
+    )
+    assert network.finished == [table.game.game_id], "archived"
+    network.run(investigators)
+    for peer in investigators:
+        replica = peer.session.player.replica
+        assert replica is not None and replica.ledger.abort is not None
+        assert peer.error is None and peer.session.finished, "nobody waits any longer"
+    report = verify(list(table.game.event_objects))
+    assert report.outcome == "aborted" and not report.valid
+    assert report.error is not None and report.error.party == "ghost"
+    assert "the Ghost never revealed its seed" in report.summary
+    assert network.host.next_deadline() is None, "no more deadline for this table"
+
+    # A Ghost that reveals after all is still heard: the archive then holds the proof.
+    network.run(table.peers)
+    assert table.game.table.ledger.over and network.finished == [table.game.game_id] * 2
+    assert verify(list(table.game.event_objects)).valid

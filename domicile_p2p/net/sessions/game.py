@@ -87,8 +87,9 @@ class HostedGame:
 
     @property
     def ended(self) -> bool:
-        """Nothing more can happen: the seed is revealed (or an abort left nothing to wait for)."""
-        return self.table.over
+        """The game is over: finished, or aborted (``Ledger.ended``).  A Ghost's reveal that
+        follows an abort is still taken (and the game archived again with it)."""
+        return self.table.ledger.ended
 
     def submit(self, seat: int, action: Mapping[str, Any]) -> Sequence[EventObject]:
         try:

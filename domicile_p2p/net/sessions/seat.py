@@ -110,8 +110,14 @@ class SeatPlayer:
 
     @property
     def finished(self) -> bool:
-        """Nothing more will happen at this table (the seed is revealed, or the abort is final)."""
-        return self.replica is not None and self.replica.over
+        """Nothing more is asked of this seat: the game is over (finished or aborted), and
+        a Ghost has revealed its seed (after an abort too, unless it never played)."""
+        replica = self.replica
+        if replica is None:
+            return False
+        ledger = replica.ledger
+        owes = self.seat is not None and ledger.owed(self.seat) is not None
+        return ledger.over or (ledger.ended and not owes)
 
     def due(self) -> SignedAction | None:
         """The protocol step this seat owes now (a commitment, a reveal), signed; else ``None``.

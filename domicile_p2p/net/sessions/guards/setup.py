@@ -1,13 +1,15 @@
 """The setup's deadline: a seat that never takes its setup step aborts the game, named.
 
 The setup moves only when every seat has taken its step (committed,
-revealed its entropy, published the slot commitments).  An investigator
-who dislikes the public tableau it could compute, or whose laptop died,
-could otherwise hold the whole table hostage.  So each setup step has a
-deadline, counted from the moment the table entered that step (progress by
-the other seats does not extend it): when it passes, the host writes an
-``abort`` event naming the seats it waited for (``Table.abort_stalled``).
-An abort reveals nothing secret: it carries only a reason and seat numbers.
+revealed its entropy, published the slot commitments), and a game that is
+over waits for the Ghost's seed.  An investigator who dislikes the public
+tableau it could compute, a Ghost that would rather not show its
+answers, or a player whose laptop died could otherwise hold the whole
+table hostage.  So each of these steps has a deadline, counted from the
+moment the table entered that step (progress by the other seats does not
+extend it): when it passes, the host writes an ``abort`` event naming the
+seats it waited for (``Table.abort_stalled``).  An abort reveals nothing
+secret: it carries only a reason and seat numbers.
 
 Sans I/O: :class:`SetupWatch` only keeps time.  The host session tells it
 where each table stands (:meth:`SetupWatch.observe`) and asks which tables
@@ -20,11 +22,12 @@ import math
 from dataclasses import dataclass
 from typing import Final
 
-from domicile_p2p.transcript.ledger import SETUP_STEPS, Step
+from domicile_p2p.transcript.ledger import DEADLINE_STEPS, Step
 
 DEFAULT_SETUP_TIMEOUT: Final = 120.0
-"""Seconds a setup step may take.  Every client takes these steps by itself within
-milliseconds; the margin is for a player whose laptop restarts."""
+"""Seconds a setup step (or the Ghost's reveal after the game) may take.  Every client
+takes these steps by itself within milliseconds; the margin is for a player whose laptop
+restarts."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +49,7 @@ class SetupWatch:
 
     def observe(self, table: int, step: Step | None, now: float) -> None:
         """Table ``table`` is at ``step`` (``None``: no game yet) at time ``now``."""
-        if step not in SETUP_STEPS:
+        if step not in DEADLINE_STEPS:
             self._waiting.pop(table, None)
             return
         current = self._waiting.get(table)
