@@ -19,6 +19,7 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 
 from domicile_p2p import __version__
+from domicile_p2p.text import inert
 
 ENTRY_POINT_GROUP = "domicile_p2p.commands"
 
@@ -128,7 +129,7 @@ def main(argv: Sequence[str] | None = None, *, commands: CommandLoaders | None =
     try:
         return int(handler(args))
     except CommandError as exc:
-        print(f"domicile {args.command}: {exc}", file=sys.stderr)
+        print(f"domicile {args.command}: {inert(str(exc))}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
         print(f"domicile {args.command}: interrupted", file=sys.stderr)

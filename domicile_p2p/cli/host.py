@@ -34,6 +34,7 @@ from domicile_p2p.net.join.codes import parse_code
 from domicile_p2p.net.sessions.guards.setup import DEFAULT_SETUP_TIMEOUT
 from domicile_p2p.net.sessions.host import HostLimits
 from domicile_p2p.rules import MAX_INVESTIGATORS, Difficulty
+from domicile_p2p.text import inert
 from domicile_p2p.transcript import TranscriptError
 
 _DIFFICULTIES = ", ".join(d.value for d in Difficulty)
@@ -285,7 +286,8 @@ async def serve(config: HostConfig, headless: bool, exit_when_done: bool) -> int
     if not headless:
         print(f"Host fingerprint: {host.certificate.phrase}")
         for table in host.tables():
-            print(f"Table {table.name!r}: code {table.code}  (join at {' or '.join(host.urls)})")
+            urls = " or ".join(host.urls)
+            print(f"Table '{inert(table.name)}': code {table.code}  (join at {urls})")
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):

@@ -3,6 +3,11 @@
 Every line has ``time`` (UTC, ISO 8601) and ``event``, then the event's own
 fields.  Lines are flushed one by one, so ``kill -9`` loses none that were
 written, and a supervisor (systemd's journal, ``jq``) reads them as they come.
+
+Fields carry text from peers (a refused frame's field names, a join's name), so
+both writers are the boundary where that text is made inert
+(:mod:`domicile_p2p.text`): the JSON lines escape every control, bidi control and
+invisible character (``\\u202e``), and the lines for a person show them as escapes.
 """
 
 from __future__ import annotations
@@ -12,6 +17,8 @@ import json
 import threading
 from collections.abc import Callable, Mapping
 from typing import Any, TextIO
+
+from domicile_p2p.text import inert, json_inert
 
 LogSink = Callable[[str, Mapping[str, Any]], None]
 
@@ -25,7 +32,9 @@ def json_lines(stream: TextIO) -> LogSink:
             "event": event,
             **fields,
         }
-        line = json.dumps(record, ensure_ascii=False, default=str, separators=(",", ":"))
+        line = json_inert(
+            json.dumps(record, ensure_ascii=False, default=str, separators=(",", ":"))
+        )
         with lock:
             stream.write(line + "\n")
             stream.flush()
@@ -40,7 +49,7 @@ def human_lines(stream: TextIO, *, quiet: frozenset[str] = frozenset()) -> LogSi
         if event in quiet:
             return
         details = " ".join(f"{key}={value}" for key, value in fields.items() if value is not None)
-        stream.write(f"{event}: {details}\n" if details else f"{event}\n")
+        stream.write(inert(f"{event}: {details}" if details else event) + "\n")
         stream.flush()
 
     return log
