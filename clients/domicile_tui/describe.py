@@ -19,6 +19,7 @@ from domicile_p2p.rules import (
     Phase,
     Stage,
 )
+from domicile_tui.framing import LOST_SHORT, WON_SHORT
 
 if TYPE_CHECKING:
     from domicile_p2p.packs import Pack
@@ -37,9 +38,9 @@ def phase_line(state: GameState) -> str:
 
     text = PHASE_DESCRIPTIONS[(state.stage, state.phase)]
     if state.outcome is Outcome.WON:
-        text = "the culprit is named: the Ghost may rest"
+        text = WON_SHORT
     elif state.outcome is Outcome.LOST:
-        text = "dawn of the eighth day: the Ghost is bound to the house forever"
+        text = LOST_SHORT
     return text[0].upper() + text[1:]
 
 

@@ -23,6 +23,10 @@ class Persona:
     title: str
     bot_name: str
     colour: str
+    expertise: str = ""
+    """What this investigator knows that the others do not, in a sentence."""
+    voice: str = ""
+    """How they talk at the table: what a bot in this seat should sound like."""
 
     def tag(self) -> Content:
         """The seat letter, bold, in the seat's colour."""
@@ -33,14 +37,62 @@ class Persona:
 # The Medium would read as a clue (a test checks every card of the pack).
 GHOST_PERSONA: Final = Persona("☾", "the Ghost", "The Ghost", "#9fc7c0")
 
+# The seed's six guests are "a famous medium, an exotic visitor from the Far East, a
+# beautiful gypsy, a famous detective, an inquisitive journalist, and an officer of the
+# law": two of them are an origin and a look instead of a skill, one is named with a
+# slur. Every investigator here is at the table for what they know (docs/RULES.md).
 INVESTIGATOR_PERSONAS: Final[tuple[Persona, ...]] = (
-    Persona("A", "the Oracle", "Orla Vance", "#d9736b"),
-    Persona("B", "the Wayfarer", "Idris Hale", "#6fb8ad"),
-    Persona("C", "the Seer", "Mina Sorel", "#dcb75e"),
-    Persona("D", "the Detective", "Arthur Penrose", "#a993d6"),
-    Persona("E", "the Journalist", "Clara Whitlow", "#97ba6d"),
-    Persona("F", "the Constable", "Tom Brannock", "#de8f5f"),
+    Persona(
+        "A",
+        "the Spiritualist",
+        "Orla Vance",
+        "#d9736b",
+        expertise="Has sat at more séances than she can count and kept a record of every one.",
+        voice="calm and exact; waits, then says what the dream made her feel",
+    ),
+    Persona(
+        "B",
+        "the Folklorist",
+        "Idris Hale",
+        "#6fb8ad",
+        expertise="Collects the coast's ghost stories and omens, and what each sign meant.",
+        voice="warm, remembers an old saying or a story that fits",
+    ),
+    Persona(
+        "C",
+        "the Archivist",
+        "Mina Sorel",
+        "#dcb75e",
+        expertise="Reads wills, parish registers and letters for the date out of place.",
+        voice="precise and dry; counts what two dreams have in common",
+    ),
+    Persona(
+        "D",
+        "the Detective",
+        "Arthur Penrose",
+        "#a993d6",
+        expertise="Weighs motives and alibis: who could have been where, and why.",
+        voice="methodical; rules cards out before naming one",
+    ),
+    Persona(
+        "E",
+        "the Journalist",
+        "Clara Whitlow",
+        "#97ba6d",
+        expertise="Covered the murder for the county paper and interviewed the household.",
+        voice="brisk and curious; asks the table a question",
+    ),
+    Persona(
+        "F",
+        "the Constable",
+        "Tom Brannock",
+        "#de8f5f",
+        expertise="Took the statements on the night and knows every door of the house.",
+        voice="plain and practical; goes with the evidence in front of him",
+    ),
 )
+ROLE_WIDTH: Final = max(len(look.title) for look in (GHOST_PERSONA, *INVESTIGATOR_PERSONAS))
+"""The longest title: a column of seats that shows the titles is this wide."""
 assert len(INVESTIGATOR_PERSONAS) == MAX_INVESTIGATORS
 
 

@@ -22,6 +22,8 @@ from enum import StrEnum
 from typing import Final
 
 from domicile_p2p.rules import GHOST, Difficulty, Investigator, Outcome, Phase, Stage, View
+from domicile_tui.framing import GHOST_INTRODUCED, LOST
+from domicile_tui.personas import persona
 from domicile_tui.session import Role
 
 TUTORIAL_SEED: Final = 11
@@ -179,8 +181,8 @@ INVESTIGATOR_STEPS: Final = (
     Step(
         "welcome",
         at(Where.LOBBY),
-        "Welcome to the manor. A Ghost was murdered here and cannot speak: it sends "
-        "dreams. You are investigator A; bots play the Ghost and investigator B. "
+        f"Welcome to the manor. {GHOST_INTRODUCED} You are investigator A, "
+        f"{persona(1).title}: {persona(1).expertise} Bots play the Ghost and investigator B. "
         "Press Enter to begin.",
     ),
     Step(
@@ -271,16 +273,15 @@ STAGE_TWO_STEPS: Final = (
     Step(
         "won",
         won,
-        "You named the culprit: the Ghost may rest. Here: the whole truth and every check "
+        "You named the culprit: the Ghost is free. Here: the whole truth and every check "
         "of the game's fairness; R tells the game again, day by day. The tutorial is over: "
         "Esc goes back to the front door.",
     ),
     Step(
         "lost",
         game_over,
-        "The seventh night passed: the Ghost stays bound to the house. Here: the whole "
-        "truth, and R tells the game again, day by day. The tutorial is over: Esc goes "
-        "back to the front door.",
+        f"{LOST} Here: the whole truth, and R tells the game again, day by day. The "
+        "tutorial is over: Esc goes back to the front door.",
     ),
     Step(
         "in the chat",

@@ -1,4 +1,4 @@
-"""Names that fit: the header keeps "you are …, the Oracle" whole at 80x24, a 40-character
+"""Names that fit: the header keeps "you are …, the Spiritualist" whole at 80x24, a 40-character
 name keeps the lobby's columns in place, and a Stage Two séance is never called final."""
 
 from __future__ import annotations
@@ -35,9 +35,9 @@ async def test_the_header_says_who_you_are_in_full_at_80x24(name: str) -> None:
     async with app.run_test(size=NARROW) as pilot:
         await begin(pilot)
         top = screen_lines(app)[0].rstrip()
-        assert top.endswith(", the Oracle"), top
+        assert top.endswith(f", {persona(1).title}"), top
         assert "Day 1 of 7" in top
-        shown = top.removesuffix(", the Oracle").rsplit("A ", 1)[-1]
+        shown = top.removesuffix(f", {persona(1).title}").rsplit("A ", 1)[-1]
         assert shown == name or (shown.endswith("…") and name.startswith(shown[:-1])), top
 
 

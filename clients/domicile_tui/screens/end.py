@@ -37,7 +37,10 @@ def banner(view: View) -> Content:
     else:
         title = Content.styled("T H E   G H O S T   I S   B O U N D", "bold $error")
         where = "naming the culprit" if state.stage is Stage.CULPRIT else "the plot"
-        line = f"The seventh night passed with {where} unsolved. The house keeps its ghost."
+        line = (
+            f"The anniversary passed with {where} unsolved: "
+            "the Ghost must haunt the house another year."
+        )
     return Content("\n").join([title, Content.styled(line, "italic $text-muted")])
 
 

@@ -21,11 +21,13 @@ HelpSection = tuple[str, Sequence[HelpKeys]]
 KEY_COLUMN = 16
 
 THE_GAME = (
-    "A Ghost haunts this house and may never speak: it sends dream cards. Each "
+    "Someone was murdered in this house and is now its Ghost; it may never speak: it "
+    "sends dream cards. Each "
     "investigator finds, one a round, a Character, then a Location, then an Item on "
     "the tableau: read your dreams, put your marker on the card they point to "
     "(Enter) and lock it (L); the séance says who was right. With all three found, "
-    "everyone names the culprit together. Seven days, then the Ghost stays forever. "
+    "everyone names the culprit together. The seven days count down to the anniversary "
+    "of the murder: if it passes unsolved, the Ghost haunts the house another year. "
     "New to it? Learn to play on the front door (L), or domicile play --tutorial."
 )
 """The game in a few lines, above the keys: the help is for players, not a rule book."""

@@ -25,7 +25,7 @@ from textual.widgets import Static
 from domicile_p2p.rules import GHOST
 from domicile_tui.describe import difficulty_note
 from domicile_tui.keys import HelpKeys
-from domicile_tui.personas import persona
+from domicile_tui.personas import ROLE_WIDTH, persona
 from domicile_tui.screens.base import TableScreen
 from domicile_tui.session import SeatKind
 from domicile_tui.theme import FLOURISH, NO, YES
@@ -67,7 +67,7 @@ def seat_line(info: SeatInfo, *, host_seat: int | None = None, takeover: bool = 
     return Content.assemble(
         look.tag(),
         "  ",
-        (f"{role:<14}", "$secondary"),
+        (f"{role:<{ROLE_WIDTH + 2}}", "$secondary"),
         (_column(name, 32), "bold" if info.kind is not SeatKind.OPEN else "italic $text-muted"),
         (f"{kind:<10}", "$text-muted"),
         ready,

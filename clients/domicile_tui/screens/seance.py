@@ -22,6 +22,7 @@ from textual.widgets import Static
 
 from domicile_p2p.packs import Pack
 from domicile_p2p.rules import CulpritSeance, Outcome, Seance, Stage, View
+from domicile_tui.framing import LOST, WON, nights_before_anniversary
 from domicile_tui.keys import HelpKeys
 from domicile_tui.personas import persona
 from domicile_tui.screens.popup import PopUp
@@ -66,20 +67,21 @@ def judgements(before: View, action: Seance | CulpritSeance, pack: Pack) -> tupl
 def summary(after: View, judged: tuple[Judgement, ...], culprit: bool) -> Content:
     state = after.state
     if state.outcome is Outcome.WON:
-        return Content.styled("The culprit is named. The Ghost is free at last.", "bold $success")
+        return Content.styled(WON, "bold $success")
     if state.outcome is Outcome.LOST:
-        return Content.styled(
-            "The seventh night is over. The Ghost is bound to the house forever.", "bold $error"
-        )
+        return Content.styled(LOST, "bold $error")
     if culprit:
         return Content.styled(
-            f"The wrong name. Day {state.day} begins; the Ghost tries again.", "bold $warning"
+            f"The wrong name. Day {state.day} begins, "
+            f"{nights_before_anniversary(state.day)}; the Ghost tries again.",
+            "bold $warning",
         )
     right = sum(1 for j in judged if j.correct)
     text = f"{right} found, {len(judged) - right} astray."
     if state.stage is Stage.CULPRIT:
         return Content.styled(f"{text} The plot is solved: Stage Two begins.", "bold $success")
-    return Content.styled(f"{text} Day {state.day} begins.", "bold")
+    countdown = nights_before_anniversary(state.day).capitalize()
+    return Content.styled(f"{text} Day {state.day} begins. {countdown}.", "bold")
 
 
 class SeanceScreen(PopUp[None]):

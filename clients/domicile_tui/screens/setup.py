@@ -129,9 +129,11 @@ class HostSetupScreen(TableScreen):
                     for seat in range(0, MAX_INVESTIGATORS + 1):
                         look = persona(seat)
                         label = "☾ the Ghost" if seat == GHOST else f"{look.letter} {look.title}"
-                        yield MarkedCheckbox(
+                        box = MarkedCheckbox(
                             label, value=seat in defaults.open_seats, id=f"open-{seat}"
                         )
+                        box.tooltip = look.expertise or None
+                        yield box
             else:
                 yield Static(
                     Content.styled("Bots take every other seat.", "$text-muted"),
