@@ -689,6 +689,19 @@ def test_a_host_statement_out_of_its_place_is_out_of_order(kind: Kind) -> None:
         (lambda b: revise(b, seats=(b.seats[0], b.seats[2], b.seats[1])), "seats go 0, 1, 2"),
         (lambda b: revise(b, seats=(revise(b.seats[0], name="   "), *b.seats[1:])), "blank"),
         (lambda b: revise(b, seats=(revise(b.seats[0], name="G\x1b[2J"), *b.seats[1:])), "control"),
+        (lambda b: revise(b, seats=(revise(b.seats[0], name="Ann\u202e"), *b.seats[1:])), "bidi"),
+        (
+            lambda b: revise(
+                b, seats=(b.seats[0], revise(b.seats[1], name="Bo\u200bb"), *b.seats[2:])
+            ),
+            "zero-width",
+        ),
+        (
+            lambda b: revise(
+                b, seats=(b.seats[0], revise(b.seats[1], name="\u3164"), *b.seats[2:])
+            ),
+            "U+3164",
+        ),
         (lambda b: revise(b, cards=revise(b.cards, dream=("char-01",))), "two categories"),
         (lambda b: revise(b, cards=revise(b.cards, dream=())), "no dream cards"),
         (lambda b: revise(b, cards=revise(b.cards, item=b.cards.item[:4])), "but the pack has 4"),

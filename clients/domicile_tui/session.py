@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Final, Protocol
 
 from domicile_p2p.rules import GHOST, MAX_CHAT_LENGTH, MAX_INVESTIGATORS, Difficulty
 from domicile_p2p.rules import MAX_NAME_LENGTH as MAX_NAME_LENGTH  # the screens' name limit
+from domicile_p2p.transcript.names import name_problem
 
 if TYPE_CHECKING:
     from domicile_p2p.rules import Action
@@ -47,14 +48,16 @@ class Role(StrEnum):
 
 
 def clean_name(text: str, what: str) -> str:
-    """``text`` trimmed, or :class:`SettingsError` when it cannot be a name."""
+    """``text`` trimmed, or :class:`SettingsError` when it cannot be a name: the host's rule
+    for a seat's name (``transcript.names``), so a host never refuses a name typed here."""
     name = " ".join(text.split())
     if not name:
         raise SettingsError(f"the {what} cannot be empty")
     if len(name) > MAX_NAME_LENGTH:
         raise SettingsError(f"the {what} has at most {MAX_NAME_LENGTH} characters")
-    if not name.isprintable():
-        raise SettingsError(f"the {what} may contain only printable characters")
+    problem = name_problem(name)
+    if problem is not None:
+        raise SettingsError(f"the {what} {problem}")
     return name
 
 

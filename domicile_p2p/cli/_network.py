@@ -31,8 +31,10 @@ from domicile_p2p.net.errors import (
 )
 from domicile_p2p.net.join.codes import JoinCode, parse_code
 from domicile_p2p.net.sessions.peer import PeerSession
+from domicile_p2p.text import inert
 from domicile_p2p.transcript import Event
 from domicile_p2p.transcript.files import write_transcript
+from domicile_p2p.transcript.names import name_problem
 
 EXIT_INVALID = 1
 EXIT_REFUSED = 3
@@ -46,13 +48,22 @@ EXIT_CODES_HELP = (
 )
 
 
+def name_argument(text: str) -> str:
+    """``--name``: the one rule for a name (``transcript.names``), checked before any
+    connection, with the host's own words."""
+    problem = name_problem(text)
+    if problem is not None:
+        raise argparse.ArgumentTypeError(f"the name {inert(text)!r} {problem}")
+    return text
+
+
 def add_table_options(parser: argparse.ArgumentParser, *, who: str, name: str) -> None:
     """``--connect``, ``--code``, ``--name``, ``--data-dir``, ``--transcript``,
     ``--fingerprint`` and ``--log``; ``who`` says whose key and pins ``--data-dir`` holds,
     ``name`` where the name given is shown."""
     parser.add_argument("--connect", required=True, metavar="wss://HOST:PORT")
     parser.add_argument("--code", required=True, metavar="CODE", help="the table's code")
-    parser.add_argument("--name", default=None, help=f"the name shown {name}")
+    parser.add_argument("--name", default=None, type=name_argument, help=f"the name shown {name}")
     parser.add_argument("--data-dir", metavar="DIR", help=f"{who}'s key, pins and secrets")
     parser.add_argument("--transcript", metavar="FILE", help="write the final transcript here")
     parser.add_argument(

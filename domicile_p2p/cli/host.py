@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from domicile_p2p.cli import CommandError
+from domicile_p2p.cli._network import name_argument
 from domicile_p2p.cli._sandglass import add_timer_argument, timer_from
 from domicile_p2p.identity import IdentityError, default_data_dir
 from domicile_p2p.net.adapters.gc_pauses import THAW_EVERY
@@ -52,7 +53,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         ),
     )
     parser.add_argument("--headless", action="store_true", help="no UI: JSON log lines")
-    parser.add_argument("--name", default="Tortured Domicile", help="the table's name")
+    parser.add_argument(
+        "--name", default="Tortured Domicile", type=name_argument, help="the table's name"
+    )
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"default {DEFAULT_PORT}")
     parser.add_argument(
         "--interface",
@@ -275,8 +278,6 @@ def config_from(args: argparse.Namespace) -> HostConfig:
         config.check()
     except HostError as exc:
         raise CommandError(str(exc)) from None
-    if not 1 <= len(args.name) <= 40:
-        raise CommandError("--name must be 1 to 40 characters")
     return config
 
 

@@ -30,7 +30,6 @@ instead of knowing the steps themselves.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
@@ -70,6 +69,7 @@ from domicile_p2p.transcript import reveal
 from domicile_p2p.transcript.codec import Event
 from domicile_p2p.transcript.errors import HOST, Check, Fault, party
 from domicile_p2p.transcript.moves import PLAY_KINDS, to_rules
+from domicile_p2p.transcript.names import name_problem
 from domicile_p2p.transcript.schema import (
     GHOST_KINDS,
     INVESTIGATOR_KINDS,
@@ -267,11 +267,6 @@ def _genesis_fault(reason: str) -> Fault:
     return Fault(Check.GENESIS, HOST, reason)
 
 
-def _plain_name(name: str) -> bool:
-    """A name is shown on every screen: no control characters, not blank."""
-    return bool(name.strip()) and not any(unicodedata.category(c) == "Cc" for c in name)
-
-
 def read_genesis(event: Event) -> TableSetup:
     """The table an event 0 describes, or a :class:`Fault` of the genesis check."""
     if event.kind is not Kind.GENESIS or not isinstance(event.body, GenesisBody):
@@ -292,8 +287,9 @@ def read_genesis(event: Event) -> TableSetup:
     for index, entry in enumerate(seats):
         if entry.seat != index:
             raise _genesis_fault(f"seat entry {index} names seat {entry.seat}; seats go 0, 1, 2...")
-        if not _plain_name(entry.name):
-            raise _genesis_fault(f"the name of seat {index} is blank or has control characters")
+        problem = name_problem(entry.name)
+        if problem is not None:
+            raise _genesis_fault(f"the name of seat {index} {problem}")
     try:
         host_key = PublicKey.from_hex(body.host)
         seat_keys = tuple(PublicKey.from_hex(entry.key) for entry in seats)

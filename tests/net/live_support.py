@@ -69,9 +69,11 @@ def network_bot(
     backoff: Backoff | None = None,
     seed: int = 1,
     person: bool = False,
+    name: str | None = None,
 ) -> NetworkBot:
     """A bot client; with ``person`` it joins as a person would (the host cannot tell the
-    difference except by that flag: a person may take a hosted bot's seat in the lobby)."""
+    difference except by that flag: a person may take a hosted bot's seat in the lobby).
+    Its name is ``name``, or made from its data dir's."""
     address = Address.parse(url)
     pins = PinStore.in_data_dir(data_dir)
     identity = load_or_create_identity(data_dir)
@@ -79,7 +81,7 @@ def network_bot(
         identity,
         code.nameplate,
         code=code,
-        name=f"{'Person' if person else 'Bot'} {data_dir.name}"[:40],
+        name=name if name is not None else f"{'Person' if person else 'Bot'} {data_dir.name}"[:40],
         role=role,
         seat=seat,
         bot=not person,

@@ -235,6 +235,16 @@ def test_the_same_seed_deals_the_same_game() -> None:
     [
         ({"player_name": "   "}, "the player name cannot be empty"),
         ({"table_name": "x" * 41}, "the table name has at most 40 characters"),
+        ({"player_name": "Ann\u202e"}, "the player name cannot contain the bidi control U+202E"),
+        (
+            {"player_name": "Bo\u200bb"},
+            "the player name cannot contain the zero-width character U+200B",
+        ),
+        (
+            {"player_name": "\u3164"},
+            "the player name cannot contain the zero-width character U+3164",
+        ),
+        ({"table_name": "Hall\x1b]0;x"}, "the table name cannot contain the C0 control U+001B"),
         ({"investigators": 7}, "a table has 1 to 6 investigators, not 7"),
         ({"open_seats": frozenset({1})}, "the host's own seat cannot be left open"),
         ({"open_seats": frozenset({5})}, "open seats [5] are not at the table"),

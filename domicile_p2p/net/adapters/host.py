@@ -63,6 +63,7 @@ from domicile_p2p.net.sessions.room import Refusal, Room, RoomConfig, SeatHolder
 from domicile_p2p.net.wire import ErrorCode, Role, Starts, TableState
 from domicile_p2p.packs import Pack, load_default_pack
 from domicile_p2p.rules import DIFFICULTY_RULES, GHOST, MAX_INVESTIGATORS, Difficulty
+from domicile_p2p.transcript.names import name_problem
 from domicile_p2p.transcript.verify import verify
 
 DEFAULT_PORT: Final = 47_470
@@ -148,8 +149,12 @@ class HostConfig:
         if self.owner_starts and self.lobby_wait:
             raise HostError("a table either waits for its owner's start or for the lobby wait")
         for seat, name in self.bot_names.items():
-            if not 1 <= len(name) <= 40:
-                raise HostError(f"the bot name of seat {seat} must be 1 to 40 characters")
+            problem = name_problem(name)
+            if problem is not None:
+                raise HostError(f"the bot name of seat {seat} {problem}")
+        problem = name_problem(self.name)
+        if problem is not None:
+            raise HostError(f"the table's name {problem}")
 
     @property
     def starts(self) -> Starts:

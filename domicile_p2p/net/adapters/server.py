@@ -510,7 +510,14 @@ class HostServer:
             timeout = None if deadline is None else max(0.0, deadline - self._clock())
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout)
-            self.apply(self.session.tick(self._clock()))
+            try:
+                self.apply(self.session.tick(self._clock()))
+            except Exception as exc:
+                # The session contains a table's failure to that table; should anything
+                # still escape, the clock of every other table must keep running.
+                _logger.exception("the host's clock tick failed")
+                self.hooks.log("host-error", {"doing": "tick", "error": repr(exc)})
+                await asyncio.sleep(1.0)  # a tick that keeps failing must not spin a core
 
     # ------------------------------------------------------------- websockets
 

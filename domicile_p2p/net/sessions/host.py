@@ -94,7 +94,13 @@ from domicile_p2p.net.sessions.guards.heads import HeadClaim
 from domicile_p2p.net.sessions.guards.sandglass import SandGlass
 from domicile_p2p.net.sessions.guards.setup import DEFAULT_SETUP_TIMEOUT, SetupWatch
 from domicile_p2p.net.sessions.limits import FailureLimiter, TokenBucket
-from domicile_p2p.net.sessions.room import EventObject, Refusal, Room, SeatHolder
+from domicile_p2p.net.sessions.room import (
+    EventObject,
+    Refusal,
+    Room,
+    SeatHolder,
+    seat_name_allowed,
+)
 from domicile_p2p.net.wire import (
     MAX_EVENTS_PER_FRAME,
     MAX_FRAME,
@@ -423,6 +429,16 @@ class HostSession:
                     )
         except WireError as exc:
             return self._bad(state, ErrorCode(exc.code), str(exc))
+        except Exception as exc:  # a bug: contained to this connection's table
+            room = None if state.table is None else self.rooms.get(state.table)
+            if room is not None and state.phase in (_Phase.SEATED, _Phase.WATCHING):
+                return self._set_aside(room, f"handle a {type(message).__name__.lower()}", exc)
+            return [
+                Log(
+                    "host-error", {"connection": state.id, "error": f"{type(exc).__name__}: {exc}"}
+                ),
+                *self._fatal(state, ErrorCode.UNEXPECTED, "the host failed on this message"),
+            ]
 
     def reject_frame(
         self, connection: ConnectionId, error: WireError, now: float
@@ -517,6 +533,8 @@ class HostSession:
         room = self.rooms.get(table)
         if room is None:
             raise Refusal(ErrorCode.UNKNOWN_TABLE, f"this host has no table {table}")
+        if room.out_of_order is not None:
+            raise Refusal(ErrorCode.UNEXPECTED, _out_of_order(room))
         return room
 
     def _check_rate(self, state: _Connection, now: float) -> None:
@@ -538,6 +556,7 @@ class HostSession:
         the same way."""
         try:
             room = self._room(state, message.protocol, message.table)
+            seat_name_allowed(message.name)
             self._check_rate(state, now)
         except Refusal as refusal:
             return self._fatal(state, refusal.code, str(refusal))
@@ -887,7 +906,10 @@ class HostSession:
     # ------------------------------------------------------------- play
 
     def _begin(self, room: Room) -> list[HostEffect]:
-        events = room.start()
+        try:
+            events = room.start()
+        except Exception as exc:  # a bug: nothing a guest sends makes a start fail
+            return self._set_aside(room, "start", exc)
         assert room.game is not None
         self._waiting.pop(room.nameplate, None)
         effects: list[HostEffect] = [
@@ -985,9 +1007,44 @@ class HostSession:
             self._sand_glass.observe(room.nameplate, investigation, timer, now)
         effects: list[HostEffect] = []
         for nameplate in self._setup.expired(now):
-            effects += self._abort_stalled(self.rooms[nameplate])
+            effects += self._contained(self.rooms[nameplate], "abort", self._abort_stalled)
         for nameplate in self._sand_glass.expired(now):
-            effects += self._time_up(self.rooms[nameplate])
+            effects += self._contained(self.rooms[nameplate], "call time", self._time_up)
+        return effects
+
+    # ------------------------------------------------------------- one table's failure
+
+    def _contained(
+        self, room: Room, doing: str, work: Callable[[Room], list[HostEffect]]
+    ) -> list[HostEffect]:
+        """``work`` for ``room``; should it raise, the table is set aside and nothing else
+        is touched (every other table, connection and clock carries on)."""
+        try:
+            return work(room)
+        except Exception as exc:  # a bug of this table's: contained to it
+            return self._set_aside(room, doing, exc)
+
+    def _set_aside(self, room: Room, doing: str, error: Exception) -> list[HostEffect]:
+        """Table ``room`` failed (a bug, never a guest's input): it is out of order until the
+        host restarts (its log is as the last accepted event left it, for ``--resume``);
+        its players and spectators are told and let go; no other table is touched."""
+        nameplate = room.nameplate
+        room.out_of_order = f"could not {doing} this table's game ({type(error).__name__}: {error})"
+        self._waiting.pop(nameplate, None)
+        self._setup.forget(nameplate)
+        self._sand_glass.forget(nameplate)
+        self._published.discard(nameplate)
+        effects: list[HostEffect] = [
+            Log(
+                "table-failed",
+                {"table": nameplate, "doing": doing, "error": f"{type(error).__name__}: {error}"},
+            )
+        ]
+        for connection in self._audience(room):
+            state = self._connections.get(connection)
+            if state is not None and not state.closing:
+                effects += self._fatal(state, ErrorCode.UNEXPECTED, _out_of_order(room))
+        effects.append(TableChanged(nameplate))
         return effects
 
     def _time_up(self, room: Room) -> list[HostEffect]:
@@ -1129,6 +1186,10 @@ def _count_down(counts: dict[str, int], address: str) -> None:
 def _plain(value: Any) -> Any:
     """A body field as a log record holds it: sequences as lists."""
     return list(value) if isinstance(value, tuple | list) else value
+
+
+def _out_of_order(room: Room) -> str:
+    return f"the host {room.out_of_order}; tell the host's operator"
 
 
 def _clip(message: str) -> str:

@@ -37,7 +37,9 @@ from domicile_p2p.net.join.codes import JoinCode
 from domicile_p2p.net.sessions.guards.heads import HeadClaim
 from domicile_p2p.net.wire import ErrorCode, Lobby, Role, SeatStatus, Starts, TableState
 from domicile_p2p.rules import GHOST, Difficulty
+from domicile_p2p.text import inert
 from domicile_p2p.transcript.ledger import Step
+from domicile_p2p.transcript.names import name_problem
 
 EventObject = Mapping[str, Any]
 
@@ -48,6 +50,14 @@ class Refusal(Exception):
     def __init__(self, code: ErrorCode, message: str) -> None:
         super().__init__(message)
         self.code = code
+
+
+def seat_name_allowed(name: str) -> None:
+    """:class:`Refusal` (``bad-message``) for a name that breaks the one rule for a seat's
+    name (``transcript.names``): the genesis would refuse it, so no seat may hold it."""
+    problem = name_problem(name)
+    if problem is not None:
+        raise Refusal(ErrorCode.BAD_MESSAGE, f"the name {inert(name)!r} {problem}")
 
 
 class Game(Protocol):
@@ -169,6 +179,9 @@ class Room:
         """Which of the table's games this is (or the lobby is for): 1 for the first."""
         self.ready: set[int] = set()
         """Seats whose person said ready in the lobby of a next game (bots always are)."""
+        self.out_of_order: str | None = None
+        """Why the host set this table aside (its own failure, never a guest's input):
+        nothing starts or joins here until the host restarts."""
 
     @property
     def nameplate(self) -> int:
@@ -201,6 +214,7 @@ class Room:
         self, key: str, name: str, role: Role, wish: int | None = None, *, bot: bool = False
     ) -> Seating:
         """Seat a new player (in the lobby only); where, or :class:`Refusal`."""
+        seat_name_allowed(name)
         if self.game is not None:
             raise Refusal(
                 ErrorCode.GAME_STARTED, "the game has started at this table: its seats are fixed"
@@ -362,7 +376,7 @@ class Room:
 
     def may_start(self, now: float) -> bool:
         """Whether the game should begin now (see the module docstring)."""
-        if self.game is not None or not self.full or not self.all_ready:
+        if self.game is not None or self.out_of_order or not self.full or not self.all_ready:
             return False
         if self.start_requested or not any(h.bot for h in self.holders.values()):
             return True
