@@ -18,8 +18,9 @@ from domicile_p2p.bots.ghost import (
     splits_by_slot,
 )
 from domicile_p2p.bots.memory import SeanceMemory
-from domicile_p2p.bots.motifs import MotifIndex, motif_index
-from domicile_p2p.bots.naming import DreamNames, dream_names, wrong_named_cards
+from domicile_p2p.bots.motifs import motif_index
+from domicile_p2p.bots.naming import dream_names, wrong_named_cards
+from domicile_p2p.bots.readers import Fits, Readers, fits
 from domicile_p2p.bots.reading import card_scores, softmax_choice
 from domicile_p2p.packs import Pack, load_default_pack
 from domicile_p2p.rules import (
@@ -304,21 +305,15 @@ def test_a_bot_rebuilt_every_day_still_plays_legally_to_the_end(pack: Pack) -> N
 # --- the Ghost points --------------------------------------------------------------------
 
 
-def _points_at(
-    index: MotifIndex,
-    names: DreamNames,
-    dreams: tuple[str, ...],
-    cards: tuple[str, ...],
-    target: str,
-) -> bool:
+def _points_at(table: Fits, dreams: tuple[str, ...], cards: tuple[str, ...], target: str) -> bool:
     """Whether ``target`` alone scores best among ``cards`` for these dreams."""
-    scores = card_scores(index, names, dreams, cards)
+    scores = card_scores(table, dreams, cards)
     best = max(scores)
     return scores[cards.index(target)] == best and scores.count(best) == 1
 
 
 def test_the_ghost_points_at_the_target_far_more_often_than_a_random_give(pack: Pack) -> None:
-    index, names = motif_index(pack), dream_names(pack)
+    table = fits(pack)
     ghost_hits = random_hits = gives = 0
     chance = 0.0
     rng = random.Random(11)
@@ -333,8 +328,8 @@ def test_the_ghost_points_at_the_target_far_more_often_than_a_random_give(pack: 
             random_give = tuple(rng.sample(state.secrets.hand, len(action.cards)))
             gives += 1
             chance += 1 / len(candidates)
-            ghost_hits += _points_at(index, names, action.cards, candidates, target)
-            random_hits += _points_at(index, names, random_give, candidates, target)
+            ghost_hits += _points_at(table, action.cards, candidates, target)
+            random_hits += _points_at(table, random_give, candidates, target)
             state = apply(state, action)
     assert ghost_hits > 2 * random_hits
     assert ghost_hits > 4 * chance
@@ -425,6 +420,7 @@ def test_the_default_pack_has_dreams_that_name_wrong_cards_to_avoid(pack: Pack) 
 
 def test_a_card_named_in_a_dream_outscores_one_tied_on_motifs(pack: Pack) -> None:
     index, names = motif_index(pack), dream_names(pack)
+    table = fits(pack, Readers.MOTIFS)
     cards = [*pack.characters, *pack.locations, *pack.items]
     checked = 0
     for dream in pack.dreams:
@@ -435,7 +431,7 @@ def test_a_card_named_in_a_dream_outscores_one_tied_on_motifs(pack: Pack) -> Non
                 r for r in rivals if index.overlap(dream.id, r) == index.overlap(dream.id, card_id)
             ]
             for rival in tied:
-                scores = card_scores(index, names, (dream.id,), (card_id, rival))
+                scores = card_scores(table, (dream.id,), (card_id, rival))
                 assert scores[0] > scores[1]
                 checked += 1
     assert checked > 0

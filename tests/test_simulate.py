@@ -170,15 +170,15 @@ def test_simulate_needs_a_game(pack: Pack) -> None:
 
 
 def test_difficulty_matters(pack: Pack) -> None:
-    """Win rates fall strictly from easy to very difficult; easy is won at least 80% of the
-    time and very difficult at least 5%.
+    """Win rates of bots that read the words fall strictly from easy to very difficult;
+    easy is won at least 70% of the time and very difficult at least 3% (issue 22).
 
     A fixed seed makes this deterministic; the gaps measured at 500 games
     (see the README) are wide enough that 150 games still separate them.
     """
     rates = [simulate(150, 4, level, 0, pack).win_rate for level in Difficulty]
-    assert rates[0] >= 0.8
-    assert rates[-1] >= 0.05
+    assert rates[0] >= 0.7
+    assert rates[-1] >= 0.03
     for easier, harder in pairwise(rates):
         assert easier > harder + 0.05, rates
 
@@ -197,6 +197,23 @@ def test_json_output_is_one_object_with_the_summary(capsys: pytest.CaptureFixtur
     assert result["difficulty"] == "easy"
     assert result["pack"] == load_default_pack().content_hash
     assert err == ""  # no progress bar when stderr is not a terminal
+
+
+def test_the_bots_read_text_by_default_and_motifs_on_request(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = ["simulate", "--games", "40", "--investigators", "3", "--difficulty", "normal", "--json"]
+    assert main(argv) == 0
+    text = json.loads(capsys.readouterr().out)
+    assert main([*argv, "--readers", "motifs"]) == 0
+    motifs = json.loads(capsys.readouterr().out)
+    assert main([*argv, "--readers", "text"]) == 0
+    assert json.loads(capsys.readouterr().out) == text
+    assert (text["readers"], motifs["readers"]) == ("text", "motifs")
+    # Two ways of reading play different games from the same deals.
+    assert {k: v for k, v in text.items() if k != "readers"} != {
+        k: v for k, v in motifs.items() if k != "readers"
+    }
 
 
 def test_all_difficulties_as_json(capsys: pytest.CaptureFixture[str]) -> None:
@@ -233,6 +250,7 @@ def test_a_long_run_on_a_terminal_draws_a_progress_bar(
         (["--games", "0"], "--games must be at least 1"),
         (["--seed", "-1"], "--seed must be at least 0"),
         (["--difficulty", "hard"], "--difficulty must be one of easy, normal"),
+        (["--readers", "tea-leaves"], "--readers must be one of text, motifs"),
     ],
 )
 def test_bad_arguments_are_one_line_errors(

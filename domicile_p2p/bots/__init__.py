@@ -6,9 +6,11 @@ comes from a seed it is built with, never from the clock.
 
 ``make_policy(seat, pack, seed)`` gives the Ghost bot for seat 0 and an
 investigator bot for any other seat.  Both read the table with one shared
-model (``reading.py``): an investigator scores each card by the motifs it
-shares with the dreams it holds, and the Ghost picks the dreams that make
-the right card score best by the widest margin.
+model (``reading.py`` over ``readers.py``): an investigator scores each card
+by how the dreams it holds read as it (by default as a person reads them,
+from the words of the dream and of the cards, never their motifs), and the
+Ghost picks the dreams that make the right card score best by the widest
+margin.
 """
 
 from __future__ import annotations
@@ -17,7 +19,17 @@ from domicile_p2p.bots.errors import BotMisuse
 from domicile_p2p.bots.factory import make_policy
 from domicile_p2p.bots.ghost import GhostBot
 from domicile_p2p.bots.investigator import InvestigatorBot
+from domicile_p2p.bots.readers import DEFAULT_READERS, Readers
 from domicile_p2p.bots.recording import RecordingPolicy
 from domicile_p2p.rules import Policy
 
-__all__ = ["BotMisuse", "GhostBot", "InvestigatorBot", "Policy", "RecordingPolicy", "make_policy"]
+__all__ = [
+    "DEFAULT_READERS",
+    "BotMisuse",
+    "GhostBot",
+    "InvestigatorBot",
+    "Policy",
+    "Readers",
+    "RecordingPolicy",
+    "make_policy",
+]

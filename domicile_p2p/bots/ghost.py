@@ -1,9 +1,11 @@
 """The Ghost bot: chooses dream cards that point at the answer and away from the rest.
 
-It reads the table with the investigators' own model (``reading.py``): a
-give is as good as the *margin* it leaves, the investigator's score of the
-right card minus the best score of any other card they have not yet ruled
-out, counting the dreams they already hold.  One card is given when one
+It predicts how the receiving investigator will read a give with the
+investigators' own model (``reading.py`` over ``readers.py``: by default a
+person's reading of the dream's words against the cards' names and
+descriptions): a give is as good as the *margin* it leaves, the
+investigator's score of the right card minus the best score of any other card
+they have not yet ruled out, counting the dreams they already hold.  One card is given when one
 card is clear; more when a single card is ambiguous (each extra card costs
 a little, so it is added only for a real gain).
 
@@ -14,10 +16,11 @@ difficulty's limits, and something to draw), once no investigator left to
 serve can be given a clear pointer; when only the game's last refresh is
 left, it keeps it for a hand whose best give would point at a wrong card.
 
-In Stage Two it gives the group the three dreams that make the culprit's
-group stand out most under the same model, preferring, among equals, the
-three that split best into one for the culprit's Character, one for its
-Location and one for its Item, each pointing away from the other groups'.
+In Stage Two it seeks one dream for the culprit's Character, one for its
+Location and one for its Item, each reading as that card more than as the
+other groups' card of the same kind; among such splits it gives the three
+that make the culprit's group stand out most, and a hand that holds no such
+split is refreshed whenever the difficulty allows.
 
 Séance verdicts are always the truth, read from its own columns.
 """
@@ -35,8 +38,8 @@ from typing import Final
 
 from domicile_p2p.bots.errors import BotMisuse
 from domicile_p2p.bots.memory import SeanceMemory
-from domicile_p2p.bots.motifs import MotifIndex, motif_index
-from domicile_p2p.bots.naming import NAMED_WEIGHT, DreamNames, dream_names
+from domicile_p2p.bots.naming import DreamNames, dream_names
+from domicile_p2p.bots.readers import DEFAULT_READERS, Fits, Readers, fits
 from domicile_p2p.bots.reading import card_scores, group_scores
 from domicile_p2p.packs import Pack
 from domicile_p2p.rules import (
@@ -85,9 +88,9 @@ class _Partial:
         cards: tuple[str, ...],
         last: int,
         parent: _Partial | None,
-        target: int | None,
-        rivals: list[int] | None,
-        margin_bound: int,
+        target: float | None,
+        rivals: list[float] | None,
+        margin_bound: float,
     ) -> None:
         self.cards = cards
         self.last = last
@@ -97,8 +100,8 @@ class _Partial:
         self.margin_bound = margin_bound
 
     def scores(
-        self, to_target: Sequence[int], to_others: Sequence[Sequence[int]]
-    ) -> tuple[int, list[int]]:
+        self, to_target: Sequence[float], to_others: Sequence[Sequence[float]]
+    ) -> tuple[float, list[float]]:
         """The target's score and each rival's score with this give's cards."""
         if self._target is None or self._rivals is None:
             assert self.parent is not None  # only the empty give has no parent, and it is exact
@@ -118,13 +121,10 @@ class _Reading:
     """
 
     __slots__ = (
+        "_fits",
         "_gain",
-        "_index",
-        "_names",
-        "_other_masks",
         "_others",
         "_target",
-        "_target_mask",
         "_to_others",
         "_to_target",
         "key",
@@ -133,31 +133,27 @@ class _Reading:
 
     def __init__(
         self,
-        index: MotifIndex,
-        names: DreamNames,
+        table: Fits,
         target: str,
         others: tuple[str, ...],
         held: tuple[str, ...],
     ) -> None:
         self.key = (target, others, held)
-        self._index = index
-        self._names = names
+        self._fits = table.fits
         self._target = target
         self._others = others
-        self._target_mask = index.mask(target)
-        self._other_masks = [index.mask(other) for other in others]
         # What each card read so far adds (see ``cards``), kept apart so that a hand's
         # readings are three lookups per card.
-        self._to_target: dict[str, int] = {}
-        self._to_others: dict[str, list[int]] = {}
-        self._gain: dict[str, int] = {}
+        self._to_target: dict[str, float] = {}
+        self._to_others: dict[str, list[float]] = {}
+        self._gain: dict[str, float] = {}
         self.start = (
-            card_scores(index, names, held, (target,))[0],
-            card_scores(index, names, held, others),
+            card_scores(table, held, (target,))[0],
+            card_scores(table, held, others),
         )
         """The target's score and each rival's with the dreams held."""
 
-    def cards(self, hand: Sequence[str]) -> tuple[list[int], list[list[int]], list[int]]:
+    def cards(self, hand: Sequence[str]) -> tuple[list[float], list[list[float]], list[float]]:
         """What each card of ``hand`` adds to the target's score, to each rival's, and the
         most it can add to the margin (the first minus the least of the second)."""
         to_target = self._to_target
@@ -171,16 +167,9 @@ class _Reading:
         )
 
     def _read(self, card: str) -> None:
-        mask = self._index.mask(card)
-        to_target = (mask & self._target_mask).bit_count()
-        to_others = [(mask & other).bit_count() for other in self._other_masks]
-        named = self._names.named.get(card)
-        if named:  # the investigators read the words as well as the motifs
-            to_target += NAMED_WEIGHT * (self._target in named)
-            to_others = [
-                score + NAMED_WEIGHT * (other in named)
-                for score, other in zip(to_others, self._others, strict=True)
-            ]
+        row = self._fits[card]
+        to_target = row[self._target]
+        to_others = [row[other] for other in self._others]
         self._to_target[card] = to_target
         self._to_others[card] = to_others
         self._gain[card] = to_target - min(to_others)
@@ -298,8 +287,8 @@ class _SeatSearch:
                     continue
                 for position in range(partial.last + 1, len(hand)):
                     bound = partial.margin_bound + gain[position]
-                    score: int | None = None  # with ``rivals``, summed only when needed
-                    rivals: list[int] | None = None
+                    score: float | None = None  # with ``rivals``, summed only when needed
+                    rivals: list[float] | None = None
                     if bound - cost > best_value:
                         target_score, rival_scores = partial.scores(to_target, to_others)
                         score = target_score + to_target[position]
@@ -341,6 +330,7 @@ class GhostBot:
         pack: Pack,
         seed: int,
         *,
+        readers: Readers = DEFAULT_READERS,
         max_give: int = MAX_GIVE,
         extra_card_cost: float = EXTRA_CARD_COST,
         refresh_below: float = REFRESH_BELOW,
@@ -351,7 +341,7 @@ class GhostBot:
         self.extra_card_cost = extra_card_cost
         self.refresh_below = refresh_below
         self.scarce_refresh_below = scarce_refresh_below
-        self._index: MotifIndex = motif_index(pack)
+        self._fits: Fits = fits(pack, readers)
         self._names: DreamNames = dream_names(pack)
         self._memory = SeanceMemory()
         # Built at the first decision, from that decision's seed: each decision seeds it
@@ -486,8 +476,8 @@ class GhostBot:
         ruled_out = self._memory.ruled_out(seat, seeking)
         others = [c for c in state.tableau.cards(seeking) if c != target and c not in ruled_out]
         if not others:  # nothing left to confuse it with: one card will do
-            index, names = self._index, self._names
-            card = max(hand, key=lambda h: index.overlap(h, target) + names.bonus((h,), target))
+            row = self._fits.fits
+            card = max(hand, key=lambda h: row[h][target])
             return _SeatSearch(seat, hand, None, self.max_give, self.extra_card_cost, card)
         reading = self._reading(seat, target, tuple(others), investigator.dreams)
         return _SeatSearch(seat, hand, reading, self.max_give, self.extra_card_cost)
@@ -497,7 +487,7 @@ class GhostBot:
     ) -> _Reading:
         reading = self._readings.get(seat)
         if reading is None or reading.key != (target, others, held):
-            reading = _Reading(self._index, self._names, target, others, held)
+            reading = _Reading(self._fits, target, others, held)
             self._readings[seat] = reading
         return reading
 
@@ -519,8 +509,8 @@ class GhostBot:
         # Both scores add up card by card, so each hand card is read once against every
         # group and slot, and each three-card choice only sums its cards' entries.
         groups = [culprit_group, *rivals]
-        base = group_scores(self._index, self._names, state.group_dreams, groups)
-        fits = {card: group_scores(self._index, self._names, (card,), groups) for card in hand}
+        base = group_scores(self._fits, state.group_dreams, groups)
+        card_fits = {card: group_scores(self._fits, (card,), groups) for card in hand}
         points = {card: self._slot_points(card, culprit_group, rivals) for card in hand}
         slot_orders = list(permutations(range(size)))
         # One dream for the culprit's Character, one for its Location, one for its Item,
@@ -551,7 +541,7 @@ class GhostBot:
                 continue
             scores = base
             for card in cards:
-                scores = list(map(add, scores, fits[card]))
+                scores = list(map(add, scores, card_fits[card]))
             margin = scores[0] - max(scores[1:], default=0)
             if margin < best_key[0]:
                 continue  # how the cards point only decides between equal margins
@@ -565,26 +555,29 @@ class GhostBot:
             if key > best_key:
                 best_key, best_cards = key, cards
         may_refresh = refresh_refusal(state) is None
-        if best_key[0] < self._refresh_threshold(state) and rivals and may_refresh:
+        # A hand with no dream for one of the culprit's cards is refreshed whenever the
+        # difficulty allows: the table reads a group by its three cards.
+        weak = best_key[0] < self._refresh_threshold(state) or not allowed
+        if weak and rivals and may_refresh:
             return Refresh()
         self.group_gives.append(GroupGiveNote(allowed=allowed, split=splits[best_cards]))
         return GroupGive(_in_hand_order(best_cards, ghost.hand))
 
     def _slot_points(
         self, dream: str, culprit: Sequence[str], rivals: Sequence[Sequence[str]]
-    ) -> list[int]:
-        """For each slot (Character, Location, Item): how well ``dream`` placed there points
-        at the culprit's card and away from the rivals' best card of that slot."""
-        masks = self._index.masks
-        dream_mask = masks[dream]
+    ) -> list[float]:
+        """For each slot (Character, Location, Item): how well ``dream`` placed there reads
+        as the culprit's card, less the best it reads as a rival group's card of that slot."""
+        row = self._fits.of(dream)
         return [
-            (dream_mask & masks[culprit[slot]]).bit_count()
-            - max(((dream_mask & masks[group[slot]]).bit_count() for group in rivals), default=0)
+            row[culprit[slot]] - max((row[group[slot]] for group in rivals), default=0.0)
             for slot in range(len(culprit))
         ]
 
 
-def best_laying_of_three(first: Sequence[int], second: Sequence[int], third: Sequence[int]) -> int:
+def best_laying_of_three(
+    first: Sequence[float], second: Sequence[float], third: Sequence[float]
+) -> float:
     """The most points three cards score laid each on a slot of its own (of three).
 
     The search over ``permutations(range(3))`` spelled out: a group give always has
@@ -599,7 +592,7 @@ def best_laying_of_three(first: Sequence[int], second: Sequence[int], third: Seq
     )
 
 
-def splits_by_slot(rows: Sequence[Sequence[int]]) -> bool:
+def splits_by_slot(rows: Sequence[Sequence[float]]) -> bool:
     """Whether the dreams of ``rows`` (each one's points per slot, see ``_slot_points``)
     can be laid one per slot, each pointing to the culprit's card of its slot."""
     return any(
@@ -608,7 +601,7 @@ def splits_by_slot(rows: Sequence[Sequence[int]]) -> bool:
     )
 
 
-def _positive_slots(points: Sequence[int]) -> int:
+def _positive_slots(points: Sequence[float]) -> int:
     """The slots (of three) a dream points to the culprit's card of, one bit each."""
     return (points[0] > 0) | (points[1] > 0) << 1 | (points[2] > 0) << 2
 
@@ -625,7 +618,7 @@ def _splittable_threes() -> tuple[bool, ...]:
     )
 
 
-def _running_max_from_end(values: Sequence[int]) -> list[int]:
+def _running_max_from_end(values: Sequence[float]) -> list[float]:
     """``result[i]`` is the largest of ``values[i:]``."""
     return list(accumulate(reversed(values), max))[::-1]
 

@@ -32,8 +32,8 @@ from typing import Final
 
 from domicile_p2p.bots.errors import BotMisuse
 from domicile_p2p.bots.memory import SeanceMemory
-from domicile_p2p.bots.motifs import MotifIndex, motif_index
 from domicile_p2p.bots.naming import DreamNames, dream_names
+from domicile_p2p.bots.readers import DEFAULT_READERS, Fits, Readers, fits
 from domicile_p2p.bots.reading import card_scores, group_scores, softmax_choice
 from domicile_p2p.bots.talk import following_line, leaning_line
 from domicile_p2p.packs import Pack
@@ -71,14 +71,20 @@ class InvestigatorBot:
     """A policy for one investigator seat."""
 
     def __init__(
-        self, seat: int, pack: Pack, seed: int, temperature: float = DEFAULT_TEMPERATURE
+        self,
+        seat: int,
+        pack: Pack,
+        seed: int,
+        temperature: float = DEFAULT_TEMPERATURE,
+        *,
+        readers: Readers = DEFAULT_READERS,
     ) -> None:
         if seat == GHOST:
             raise BotMisuse("an investigator bot cannot sit in the Ghost's seat")
         self.seat = seat
         self.seed = seed
         self.temperature = temperature
-        self._index: MotifIndex = motif_index(pack)
+        self._fits: Fits = fits(pack, readers)
         self._names: DreamNames = dream_names(pack)
         self._pack = pack
         self._said: set[tuple[int, Stage, str]] = set()
@@ -158,7 +164,7 @@ class InvestigatorBot:
         if len(candidates) == 1:
             choice = candidates[0]  # what any draw would pick: no generator to seed
         else:
-            scores = card_scores(self._index, self._names, me.dreams, candidates)
+            scores = card_scores(self._fits, me.dreams, candidates)
             rng = self._rng(f"{state.day}/{seeking.value}")
             choice = softmax_choice(rng, candidates, scores, self.temperature)
         self._last_choice = (inputs, choice)
@@ -202,7 +208,7 @@ class InvestigatorBot:
         if self._last_accusation is not None and self._last_accusation[0] == inputs:
             return self._last_accusation[1]
         open_groups = [group for group in groups if group[0] not in accused] or list(groups)
-        scores = group_scores(self._index, self._names, state.group_dreams, open_groups)
+        scores = group_scores(self._fits, state.group_dreams, open_groups)
         rng = self._rng(f"{state.day}/culprit")
         choice = softmax_choice(rng, [group[0] for group in open_groups], scores, self.temperature)
         self._last_accusation = (inputs, choice)

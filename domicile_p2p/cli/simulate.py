@@ -3,6 +3,7 @@
     domicile simulate --games 500 --investigators 4 --difficulty normal
     domicile simulate --games 500 --investigators 4 --all-difficulties
     domicile simulate ... --json      # one JSON object on stdout
+    domicile simulate ... --readers motifs   # bots that read motifs, for comparison
 
 The same arguments always give the same numbers (every game is dealt from
 keys derived from ``--seed``; see ``domicile_p2p.sim``).  A progress bar is
@@ -22,6 +23,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from domicile_p2p.bots import DEFAULT_READERS, Readers
 from domicile_p2p.cli import CommandError
 from domicile_p2p.packs import Pack, PackError, load_pack
 from domicile_p2p.rules import DIFFICULTY_RULES, MAX_INVESTIGATORS, Difficulty
@@ -80,6 +82,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help=f"every game is dealt from this seed (default: {DEFAULT_SEED})",
     )
     parser.add_argument("--pack", metavar="DIR", help="card pack directory (default: built-in)")
+    parser.add_argument(
+        "--readers",
+        default=DEFAULT_READERS.value,
+        metavar="R",
+        help=(
+            "what the bots read a dream by: text (its words against the cards' names and "
+            "descriptions, as a person does) or motifs (the pack's hidden tags, for "
+            f"comparison) (default: {DEFAULT_READERS.value})"
+        ),
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(handler=run)
 
@@ -88,6 +100,7 @@ def run(args: argparse.Namespace) -> int:
     games = _integer("--games", args.games, minimum=1)
     investigators = _integer("--investigators", args.investigators, 1, MAX_INVESTIGATORS)
     seed = _integer("--seed", args.seed, minimum=0)
+    readers = _readers(args.readers)
     if args.all_difficulties:
         difficulties: Sequence[Difficulty] = tuple(Difficulty)
     else:
@@ -103,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
 
     with _progress(games * len(difficulties)) as advance:
         reports = [
-            simulate(games, investigators, difficulty, seed, pack, progress=advance)
+            simulate(games, investigators, difficulty, seed, pack, advance, readers)
             for difficulty in difficulties
         ]
 
@@ -130,6 +143,14 @@ def _difficulty(text: str) -> Difficulty:
         return Difficulty(text)
     except ValueError:
         raise CommandError(f"--difficulty must be one of {_DIFFICULTIES}, not {text!r}") from None
+
+
+def _readers(text: str) -> Readers:
+    try:
+        return Readers(text)
+    except ValueError:
+        choices = ", ".join(r.value for r in Readers)
+        raise CommandError(f"--readers must be one of {choices}, not {text!r}") from None
 
 
 @contextmanager
@@ -161,6 +182,7 @@ def _json(
         "games": first.games,
         "investigators": first.investigators,
         "seed": first.seed,
+        "readers": first.readers.value,
         "pack": pack.content_hash,
         "results": [report.as_json() for report in reports],
     }
@@ -171,7 +193,8 @@ def _print_table(reports: Sequence[SimulationReport], pack: Pack) -> None:
     table = Table(
         title=(
             f"{first.games} games per difficulty, {first.investigators} investigator"
-            f"{'s' if first.investigators != 1 else ''}, seed {first.seed}, pack {pack.id}"
+            f"{'s' if first.investigators != 1 else ''}, seed {first.seed}, pack {pack.id}, "
+            f"{first.readers.value} readers"
         ),
     )
     table.add_column("Difficulty", no_wrap=True)

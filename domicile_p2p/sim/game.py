@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from domicile_p2p.bots import GhostBot, Policy, make_policy
+from domicile_p2p.bots import DEFAULT_READERS, GhostBot, Policy, Readers, make_policy
 from domicile_p2p.bots.naming import DreamNames, dream_names, wrong_named_cards
 from domicile_p2p.fairness.deal import deal_secrets, deal_tableau
 from domicile_p2p.packs import Pack
@@ -221,11 +221,17 @@ def run_game(
     investigators: int,
     difficulty: Difficulty,
     seed: int,
-    policy: PolicyFactory = make_policy,
+    policy: PolicyFactory | None = None,
+    readers: Readers = DEFAULT_READERS,
 ) -> GameResult:
-    """Deal the game of ``seed`` and let bots play every seat."""
+    """Deal the game of ``seed`` and let bots play every seat (``policy``'s, or the
+    project's bots reading dreams with ``readers``)."""
     state = deal(pack, investigators, difficulty, seed)
-    policies = [policy(seat, pack, bot_seed(seed, seat)) for seat in (GHOST, *state.config.seats)]
+    seats = (GHOST, *state.config.seats)
+    if policy is None:
+        policies = [make_policy(seat, pack, bot_seed(seed, seat), readers) for seat in seats]
+    else:
+        policies = [policy(seat, pack, bot_seed(seed, seat)) for seat in seats]
     ghost = _WatchedGhost(policies[GHOST], dream_names(pack))
     final = play(state, [ghost, *policies[1:]])
     assert final.outcome is not None

@@ -7,6 +7,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from domicile_p2p.bots import DEFAULT_READERS, Readers
 from domicile_p2p.packs import Pack
 from domicile_p2p.rules import Difficulty
 from domicile_p2p.sim.game import GameResult, run_game
@@ -26,6 +27,8 @@ class SimulationReport:
     wins: int
     mean_rounds: float
     stage_two_games: int
+    readers: Readers = DEFAULT_READERS
+    """What the bots read the dreams by."""
     failures: dict[str, int] = field(default_factory=dict)
     """How many games were lost at each failure point."""
     ghost_gives: int = 0
@@ -67,6 +70,7 @@ class SimulationReport:
             "difficulty": self.difficulty.value,
             "investigators": self.investigators,
             "seed": self.seed,
+            "readers": self.readers.value,
             "wins": self.wins,
             "win_rate": round(self.win_rate, 4),
             "mean_rounds": round(self.mean_rounds, 3),
@@ -95,13 +99,16 @@ def simulate(
     seed: int,
     pack: Pack,
     progress: Progress | None = None,
+    readers: Readers = DEFAULT_READERS,
 ) -> SimulationReport:
     """Play ``games`` self-play games; the same arguments always give the same report."""
     if games < 1:
         raise ValueError(f"a simulation plays at least one game, not {games}")
     results: list[GameResult] = []
     for number in range(games):
-        results.append(run_game(pack, investigators, difficulty, game_seed(seed, number)))
+        results.append(
+            run_game(pack, investigators, difficulty, game_seed(seed, number), readers=readers)
+        )
         if progress is not None:
             progress(number + 1, games)
     failures = Counter(result.failure for result in results if result.failure is not None)
@@ -113,6 +120,7 @@ def simulate(
         wins=sum(result.won for result in results),
         mean_rounds=sum(result.rounds for result in results) / games,
         stage_two_games=sum(result.reached_stage_two for result in results),
+        readers=readers,
         failures=dict(failures),
         ghost_gives=sum(result.ghost_gives for result in results),
         wrong_named_gives=sum(result.wrong_named_gives for result in results),
