@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
+import stat
 import weakref
 from collections.abc import Iterable
 from pathlib import Path
@@ -22,6 +23,38 @@ from domicile_p2p.identity import sync_directory
 
 PRIVATE = 0o600
 PUBLIC = 0o644
+
+
+class NotAFile(Exception):
+    """A path the data dir keeps a file at is something else: a directory, a FIFO, a
+    device or a socket (opening a FIFO would block until someone writes to it)."""
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "not a regular file"
+
+
+def _regular(mode: int, path: Path) -> None:
+    if not stat.S_ISREG(mode):
+        raise NotAFile(f"{path} is {_kind(mode)}, not a file")
+
+
+def check_file(path: Path) -> None:
+    """:class:`NotAFile` when ``path`` exists and is not a regular file (following a
+    symbolic link); a missing file is fine.  Never opens it, so never blocks."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return
+    _regular(mode, path)
 
 
 def write_atomic(path: Path, data: bytes, *, private: bool = False) -> None:
@@ -55,9 +88,17 @@ class AppendLog:
 
     def __init__(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
+        check_file(path)
         created = not path.exists()
         self.path = path
-        self._fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, PUBLIC)
+        # O_NONBLOCK: should a FIFO take the file's place after the check, the open fails
+        # (ENXIO) instead of waiting for a reader; on a regular file it changes nothing.
+        self._fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NONBLOCK, PUBLIC)
+        try:
+            _regular(os.fstat(self._fd).st_mode, path)
+        except NotAFile:
+            os.close(self._fd)
+            raise
         # A log that is dropped without close() must not keep its descriptor.
         self._closer = weakref.finalize(self, os.close, self._fd)
         self._synced = os.fstat(self._fd).st_size
@@ -125,9 +166,18 @@ def read_lines(path: Path) -> list[bytes]:
     starts on a clean line.
     """
     try:
-        data = path.read_bytes()
+        # Never blocks: a FIFO opened for reading with O_NONBLOCK returns at once, and is
+        # refused before anything is read from it.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except FileNotFoundError:
         return []
+    try:
+        _regular(os.fstat(fd).st_mode, path)
+    except NotAFile:
+        os.close(fd)
+        raise
+    with os.fdopen(fd, "rb") as handle:
+        data = handle.read()
     complete = data.rfind(b"\n") + 1
     if complete != len(data):
         with open(path, "r+b") as handle:

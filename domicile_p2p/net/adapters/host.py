@@ -47,7 +47,7 @@ from domicile_p2p.net.adapters.logs import LogSink
 from domicile_p2p.net.adapters.outbox import OutboxLimits
 from domicile_p2p.net.adapters.seat_secrets import SeatSecrets
 from domicile_p2p.net.adapters.server import HostServer
-from domicile_p2p.net.adapters.store import HostStore, StoredTable
+from domicile_p2p.net.adapters.store import EVENTS_FILE, HostStore, StoredTable, StoreError
 from domicile_p2p.net.adapters.tls import (
     HostCertificate,
     load_or_create_certificate,
@@ -63,6 +63,7 @@ from domicile_p2p.net.sessions.room import Refusal, Room, RoomConfig, SeatHolder
 from domicile_p2p.net.wire import ErrorCode, Role, Starts, TableState
 from domicile_p2p.packs import Pack, load_default_pack
 from domicile_p2p.rules import DIFFICULTY_RULES, GHOST, MAX_INVESTIGATORS, Difficulty
+from domicile_p2p.transcript import TranscriptError
 from domicile_p2p.transcript.names import name_problem
 from domicile_p2p.transcript.verify import verify
 
@@ -324,8 +325,12 @@ class RunningHost:
         if not events:
             self.log("table-resumed", {"table": config.nameplate, "state": "lobby"})
             return self._room(stored)
-        game = HostedGame.resume(self.identity, events)
-        if game.game_id == stored.previous:
+        try:
+            game = HostedGame.resume(self.identity, events)
+        except TranscriptError as exc:
+            path = self.store.table_dir(config.nameplate) / EVENTS_FILE
+            raise StoreError(f"{path} does not check out: {exc}") from None
+        if self.store.previous_left_behind(stored, game.game_id, game.ended):
             # The host stopped after the next game's lobby opened, before the log went.
             self.store.archive(game.game_id, game.event_objects)
             self.store.forget_events(config.nameplate)

@@ -24,13 +24,23 @@ from pathlib import Path
 from typing import Any, Final
 
 from domicile_p2p import canonical
+from domicile_p2p.fairness.commit import GAME_ID_BYTES
 from domicile_p2p.net.adapters.disk_trouble import DescriptorReserve
-from domicile_p2p.net.adapters.files import AppendLog, read_lines, write_atomic
-from domicile_p2p.net.join.codes import JoinCode, parse_code
+from domicile_p2p.net.adapters.files import (
+    AppendLog,
+    NotAFile,
+    check_file,
+    read_lines,
+    write_atomic,
+)
+from domicile_p2p.net.errors import BadJoinCode
+from domicile_p2p.net.join.codes import NAMEPLATES, JoinCode, parse_code
 from domicile_p2p.net.sessions.room import RoomConfig
-from domicile_p2p.rules import Difficulty
+from domicile_p2p.rules import MAX_INVESTIGATORS, MAX_TIMER, MIN_TIMER, Difficulty
+from domicile_p2p.text import inert
 from domicile_p2p.transcript import Event, Replica, TranscriptError
 from domicile_p2p.transcript.files import write_transcript
+from domicile_p2p.transcript.names import name_problem
 
 HOST_DIR: Final = "host"
 TABLES_DIR: Final = "tables"
@@ -83,29 +93,91 @@ class StoredTable:
 
     @classmethod
     def from_json(cls, data: bytes, source: Path) -> StoredTable:
+        """The table ``source`` holds, or :class:`StoreError` naming the file and what is
+        wrong with it (every field is checked here: nothing a table starts from can fail
+        later)."""
         try:
             value: Any = canonical.decode(data)
+            if not isinstance(value, dict):
+                raise TypeError("not a JSON object")
             code: JoinCode = parse_code(value["code"])
             config = RoomConfig(
-                nameplate=int(value["nameplate"]),
+                nameplate=_whole(value["nameplate"], "nameplate", NAMEPLATES),
                 code=code,
-                name=str(value["name"]),
-                investigators=int(value["investigators"]),
+                name=_name(value["name"]),
+                investigators=_whole(
+                    value["investigators"], "investigators", range(1, MAX_INVESTIGATORS + 1)
+                ),
                 difficulty=Difficulty(value["difficulty"]),
                 timer=_timer(value.get("timer")),
             )
-            bots = frozenset(int(seat) for seat in value["bots"])
-            owner = int(value["owner"]) if "owner" in value else None
-            port = int(value["port"]) if "port" in value else None
-            games = int(value.get("games", 1))
-            previous = str(value["previous"]) if "previous" in value else None
-            if games < 1:
-                raise ValueError(f"games is {games}, not a game number")
-        except (canonical.CanonicalError, KeyError, TypeError, ValueError) as exc:
-            raise StoreError(f"{source} is damaged ({exc}); move it away to start afresh") from None
+            if not isinstance(value["bots"], list):
+                raise TypeError(f"bots is {value['bots']!r}, not a list of seats")
+            bots = frozenset(_whole(seat, "a bot seat", config.seats) for seat in value["bots"])
+            owner = _whole(value["owner"], "owner", config.seats) if "owner" in value else None
+            port = _whole(value["port"], "port", range(65536)) if "port" in value else None
+            games = _whole(value.get("games", 1), "games", range(1, 2**53))
+            previous = _game_id(value["previous"]) if "previous" in value else None
+        except KeyError as exc:
+            raise StoreError(f"{source} is damaged (no field {exc}); {_AFRESH}") from None
+        except (canonical.CanonicalError, BadJoinCode, TypeError, ValueError) as exc:
+            raise StoreError(f"{source} is damaged ({exc}); {_AFRESH}") from None
         if code.nameplate != config.nameplate:
-            raise StoreError(f"{source}: the code does not match the table number")
+            raise StoreError(
+                f"{source} is damaged (the code {code} is not table {config.nameplate}'s); "
+                f"{_AFRESH}"
+            )
         return cls(config, bots, owner, port, games, previous)
+
+
+_AFRESH: Final = (
+    "fix it, or move its table's directory out of host/tables to start that table afresh"
+)
+
+
+def _missing(path: Path) -> str:
+    others = sorted(entry.name for entry in path.parent.iterdir())
+    holds = f" (it holds {', '.join(others)})" if others else ""
+    return (
+        f"{path} is missing: table {path.parent.name}'s code and seats are lost{holds}; "
+        f"restore it, or move {path.parent} out of host/tables to start that table afresh"
+    )
+
+
+def _unusable(path: Path, error: Exception) -> str:
+    if isinstance(error, NotAFile):
+        return str(error)
+    if isinstance(error, OSError):
+        return f"{path} cannot be read ({error.strerror or error})"
+    return f"{path}: {error}"
+
+
+def _whole(value: object, what: str, allowed: range) -> int:
+    """An integer field within ``allowed`` (a JSON true is not a number here)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{what} is {value!r}, not a whole number")
+    if value not in allowed:
+        raise ValueError(f"{what} is {value}, not {allowed.start} to {allowed.stop - 1}")
+    return value
+
+
+def _name(value: object) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"name is {value!r}, not text")
+    problem = name_problem(value)
+    if problem is not None:
+        raise ValueError(f"the table's name {inert(value)!r} {problem}")
+    return value
+
+
+def _game_id(value: object) -> str:
+    if (
+        not isinstance(value, str)
+        or len(value) != 2 * GAME_ID_BYTES
+        or value.strip("0123456789abcdef")
+    ):
+        raise ValueError(f"previous is {value!r}, not a game id")
+    return value
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,14 +220,49 @@ class HostStore:
         return self.table_dir(nameplate) / "bots" / f"seat{seat}"
 
     def stored_tables(self) -> list[StoredTable]:
+        """Every table of ``host/tables``; :class:`StoreError` naming the first file that
+        is damaged or missing (a table's directory without its ``table.json``: its code
+        and seats are lost, and its game must not be thrown away without a word)."""
         if not self.tables_dir.is_dir():
             return []
         tables = []
         for directory in sorted(self.tables_dir.iterdir()):
+            if not directory.is_dir():
+                continue  # not a table's directory
             path = directory / TABLE_FILE
-            if path.is_file():
-                tables.append(StoredTable.from_json(path.read_bytes(), path))
+            try:
+                check_file(path)
+                data = path.read_bytes()
+            except FileNotFoundError:
+                raise StoreError(_missing(path)) from None
+            except (NotAFile, OSError) as exc:
+                raise StoreError(f"{_unusable(path, exc)}; {_AFRESH}") from None
+            stored = StoredTable.from_json(data, path)
+            if directory.name != str(stored.config.nameplate):
+                raise StoreError(
+                    f"{path} is damaged (it is table {stored.config.nameplate}'s, in the "
+                    f"directory of table {directory.name}); {_AFRESH}"
+                )
+            tables.append(stored)
         return tables
+
+    def previous_left_behind(self, stored: StoredTable, game_id: str, ended: bool) -> bool:
+        """Whether the game ``game_id`` of table ``stored``'s log is the one ``table.json``
+        names as archived (``previous``): the host stopped after the next game's lobby
+        opened, before that log went.  :class:`StoreError` when that game is not over:
+        only a finished game is ever archived, so ``table.json`` and the log disagree,
+        and the unfinished game must not be archived on that word."""
+        if game_id != stored.previous:
+            return False
+        if not ended:
+            nameplate = stored.config.nameplate
+            raise StoreError(
+                f"{self.table_dir(nameplate) / TABLE_FILE} is damaged (it names game "
+                f"{game_id} as the previous, archived one, but "
+                f"{self.table_dir(nameplate) / EVENTS_FILE} holds that game unfinished); "
+                "fix previous (remove it to resume that game)"
+            )
+        return True
 
     def unfinished_tables(self) -> list[UnfinishedTable]:
         """The tables of an earlier run whose game is not over (their logs checked again)."""
@@ -170,7 +277,7 @@ class HostStore:
             except TranscriptError as exc:
                 path = self.table_dir(stored.config.nameplate) / EVENTS_FILE
                 raise StoreError(f"{path} does not check out: {exc}") from None
-            if replica.game_id == stored.previous:
+            if self.previous_left_behind(stored, replica.game_id, replica.ledger.ended):
                 unfinished.append(UnfinishedTable(stored))  # the lobby of its next game
                 continue
             if replica.over:
@@ -219,7 +326,11 @@ class HostStore:
         with self._logs_lock:
             log = self._logs.get(nameplate)
             if log is None:
-                log = self._logs[nameplate] = AppendLog(self.table_dir(nameplate) / EVENTS_FILE)
+                path = self.table_dir(nameplate) / EVENTS_FILE
+                try:
+                    log = self._logs[nameplate] = AppendLog(path)
+                except NotAFile as exc:
+                    raise StoreError(f"{exc}; {_AFRESH}") from None
             return log
 
     def close(self) -> None:
@@ -256,8 +367,12 @@ class HostStore:
 
     def load_events(self, nameplate: int) -> list[Event]:
         path = self.table_dir(nameplate) / EVENTS_FILE
+        try:
+            lines = read_lines(path)
+        except (NotAFile, OSError) as exc:
+            raise StoreError(f"{_unusable(path, exc)}; {_AFRESH}") from None
         events = []
-        for number, line in enumerate(read_lines(path), start=1):
+        for number, line in enumerate(lines, start=1):
             try:
                 events.append(Event.from_json(line))
             except Exception as exc:
@@ -275,6 +390,4 @@ def _timer(value: object) -> int | None:
     """The stored sand-glass (absent in a table saved before there was one: no timer)."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"the timer is {value!r}, not a number of seconds")
-    return value
+    return _whole(value, "the timer", range(MIN_TIMER, MAX_TIMER + 1))
