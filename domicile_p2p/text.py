@@ -38,8 +38,9 @@ The decisions, each proven in ``tests/test_text.py``:
   never raises.
 
 :func:`is_inert` is the predicate for input rules (a seat name may contain
-nothing this module would change), and :func:`json_inert` escapes the same
-characters inside JSON text, for log files a terminal may show.
+nothing this module would change), :func:`json_inert` escapes the same
+characters inside JSON text, for log files a terminal may show, and
+:func:`without_unsafe` removes them, for a last guard at an output already laid out.
 """
 
 from __future__ import annotations
@@ -144,6 +145,15 @@ def inert(text: str) -> str:
     if is_inert(text):
         return text
     return "".join(char if unsafe_kind(char) is None else shown(char) for char in text)
+
+
+def without_unsafe(text: str) -> str:
+    """``text`` with every unsafe character removed: for a last guard at an output whose
+    layout is already measured (a terminal counts none of them as a cell), where showing
+    them would no longer fit.  Text meant to be read goes through :func:`inert` first."""
+    if is_inert(text):
+        return text
+    return "".join(char for char in text if unsafe_kind(char) is None)
 
 
 def json_inert(json_text: str) -> str:

@@ -18,6 +18,7 @@ from domicile_p2p.text import (
     json_inert,
     unsafe_characters,
     unsafe_kind,
+    without_unsafe,
 )
 
 C0 = [chr(code) for code in range(0x20)] + ["\x7f"]
@@ -36,6 +37,8 @@ ESCAPE_SEQUENCES = [
     "\x9d0;pwned\x9c",  # the 8-bit OSC, ended by the 8-bit ST
 ]
 
+HANGUL_FILLERS = "\u115f\u1160\u3164\uffa0"
+
 outside_text = st.text(
     st.one_of(
         st.characters(codec=None),
@@ -50,7 +53,7 @@ def _terminal_acting(text: str) -> list[str]:
     return [
         char
         for char in text
-        if unicodedata.category(char) in ("Cc", "Cf", "Cs", "Zl", "Zp") or char == "\u3164"
+        if unicodedata.category(char) in ("Cc", "Cf", "Cs", "Zl", "Zp") or char in HANGUL_FILLERS
     ]
 
 
@@ -142,7 +145,7 @@ def test_the_classification_covers_every_code_point_python_calls_a_control_or_fo
         if category in ("Cc", "Cf", "Cs", "Zl", "Zp"):
             assert unsafe_kind(char) is not None, f"U+{code:04X} ({category})"
         elif unsafe_kind(char) is not None:
-            assert char in "\u115f\u1160\u3164\uffa0", f"U+{code:04X} ({category})"
+            assert char in HANGUL_FILLERS, f"U+{code:04X} ({category})"
 
 
 @given(outside_text)
@@ -153,6 +156,13 @@ def test_inert_text_never_acts_on_a_terminal(text: str) -> None:
     assert inert(shown) == shown
     shown.encode("utf-8")  # never raises, even for a lone surrogate
     assert is_inert(text) == (shown == text)
+
+
+@given(outside_text)
+def test_without_unsafe_keeps_exactly_the_safe_characters(text: str) -> None:
+    kept = without_unsafe(text)
+    assert is_inert(kept)
+    assert kept == "".join(char for char in text if not _terminal_acting(char))
 
 
 @given(outside_text)

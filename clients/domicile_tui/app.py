@@ -17,19 +17,22 @@ import asyncio
 import contextlib
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.filter import LineFilter
+from textual.notifications import SeverityLevel
 from textual.reactive import reactive
 from textual.screen import ModalScreen, Screen
 from textual.theme import Theme
 
 from domicile_p2p.rules import GHOST, Phase, Stage
 from domicile_tui import screens
+from domicile_tui.inert import InertOutput, inert_news
 from domicile_tui.keys import CARDS, EVERYWHERE, TUTORIAL
 from domicile_tui.pages import FrontPage, JoinPage, ReplayPage, SetupPage, StartPage
 from domicile_tui.sandglass import Glass, follow
@@ -209,6 +212,7 @@ class DomicileApp(App[None]):
         self._tutorial_at_once = tutorial
         self.tutorial: Coach | None = None
         """The tutorial, while the player is in it."""
+        self._inert_output = InertOutput()
         self._begin_in_theme(CANDLELIGHT)
 
     @property
@@ -217,6 +221,26 @@ class DomicileApp(App[None]):
         if self.door is None:
             raise RuntimeError("the door to tables is not open yet")
         return self.door.pack
+
+    # --- output -----------------------------------------------------------------------
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        """Textual's filters, then the last guard: no unsafe character reaches the terminal."""
+        return [*super().get_line_filters(), self._inert_output]
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """A notification, always read as plain text: messages carry names, a host's
+        refusals and card words, never markup (``markup`` is taken and ignored, as every
+        widget's ``notify`` passes it on)."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
     # --- lifecycle --------------------------------------------------------------------
 
@@ -414,7 +438,11 @@ class DomicileApp(App[None]):
     # --- news from the table ------------------------------------------------------------
 
     def receive(self, event: SessionEvent) -> None:
-        """Take in one event from the session and show what it changed."""
+        """Take in one event from the session and show what it changed.
+
+        Every word in it came from outside (a host, a peer, a pack): it is made inert
+        here, once, before anything shows it (``domicile_tui.inert``)."""
+        event = inert_news(event)
         # Loaded with the first news from a table: the first frame needs none of it.
         from domicile_p2p.rules import CulpritSeance, Seance
         from domicile_tui.news import (

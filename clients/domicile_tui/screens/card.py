@@ -9,12 +9,12 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.content import Content
 from textual.events import Click
-from textual.widgets import Static
 
 from domicile_p2p.packs import DreamCard, InvestigatorCard
 from domicile_tui.keys import HelpKeys
 from domicile_tui.screens.popup import PopUp
 from domicile_tui.theme import FLOURISH, LATER_STYLES
+from domicile_tui.widgets.plain import Static
 
 
 class CardScreen(PopUp[None]):

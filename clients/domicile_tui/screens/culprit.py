@@ -10,7 +10,6 @@ from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.reactive import reactive
-from textual.widgets import Static
 
 from domicile_p2p.packs import Pack
 from domicile_p2p.rules import View
@@ -23,6 +22,7 @@ from domicile_tui.widgets.dream import DreamTile
 from domicile_tui.widgets.grouped import GroupedTableau
 from domicile_tui.widgets.header import TableHeader
 from domicile_tui.widgets.investigators import ghost_line
+from domicile_tui.widgets.plain import Static
 from domicile_tui.widgets.sandglass import SandGlassBar
 from domicile_tui.widgets.status_bar import BottomBar
 

@@ -11,7 +11,6 @@ from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
-from textual.widgets import Static
 
 from domicile_p2p.net.sessions.guards.heads import head_phrase
 from domicile_p2p.packs import Pack
@@ -25,6 +24,7 @@ from domicile_tui.screens.confirm import ConfirmScreen
 from domicile_tui.screens.export import ExportScreen
 from domicile_tui.screens.recap import RecapScreen
 from domicile_tui.theme import FLOURISH, LATER_STYLES, YES
+from domicile_tui.widgets.plain import Static
 from domicile_tui.widgets.status_bar import BottomBar
 from domicile_tui.widgets.verification import VerificationReport
 

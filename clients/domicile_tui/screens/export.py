@@ -10,12 +10,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.content import Content
-from textual.widgets import Input, Static
+from textual.widgets import Input
 
 from domicile_tui.keys import HelpKeys
 from domicile_tui.screens.popup import PopUp
 from domicile_tui.theme import FLOURISH, LATER_STYLES
 from domicile_tui.widgets.field import Field
+from domicile_tui.widgets.plain import Static
 
 
 class ExportScreen(PopUp[Path | None]):

@@ -16,7 +16,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.reactive import reactive
-from textual.widgets import ContentSwitcher, Static
+from textual.widgets import ContentSwitcher
 
 from domicile_p2p.rules import (
     GROUP_GIVE_SIZE,
@@ -42,6 +42,7 @@ from domicile_tui.widgets.columns import ColumnRow, SecretColumns
 from domicile_tui.widgets.dream import DreamTile
 from domicile_tui.widgets.hand import GhostHand
 from domicile_tui.widgets.header import TableHeader
+from domicile_tui.widgets.plain import Static
 from domicile_tui.widgets.sandglass import SandGlassBar
 from domicile_tui.widgets.status_bar import BottomBar
 from domicile_tui.widgets.tableau import Tableau

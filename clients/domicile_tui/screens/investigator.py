@@ -8,7 +8,6 @@ from typing import ClassVar
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Static
 
 from domicile_p2p.rules import View
 from domicile_tui.keys import HelpKeys
@@ -18,6 +17,7 @@ from domicile_tui.widgets.dream import DreamTile
 from domicile_tui.widgets.dreams import DreamShelf
 from domicile_tui.widgets.header import TableHeader
 from domicile_tui.widgets.investigators import InvestigatorList
+from domicile_tui.widgets.plain import Static
 from domicile_tui.widgets.sandglass import SandGlassBar
 from domicile_tui.widgets.status_bar import BottomBar
 from domicile_tui.widgets.tableau import Tableau

@@ -10,7 +10,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
-from textual.widgets import Button, Footer, Input, Label, RadioButton, RadioSet, Static
+from textual.widgets import Button, Footer, Input, RadioButton, RadioSet
 
 from domicile_p2p.net.adapters.discovery import DiscoveredTable
 from domicile_p2p.net.address import Address
@@ -23,6 +23,7 @@ from domicile_tui.session import MAX_NAME_LENGTH, Role, SettingsError, clean_nam
 from domicile_tui.theme import FLOURISH, LATER_STYLES
 from domicile_tui.ticket import JoinTicket
 from domicile_tui.widgets.field import Field
+from domicile_tui.widgets.plain import Label, Static
 from domicile_tui.widgets.toggles import MarkedRadioButton
 
 LOOK_FOR_TABLE = 10.0

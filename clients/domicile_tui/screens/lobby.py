@@ -20,7 +20,6 @@ from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.content import Content
-from textual.widgets import Static
 
 from domicile_p2p.rules import GHOST
 from domicile_tui.describe import difficulty_note
@@ -29,6 +28,7 @@ from domicile_tui.personas import ROLE_WIDTH, persona
 from domicile_tui.screens.base import TableScreen
 from domicile_tui.session import SeatKind
 from domicile_tui.theme import FLOURISH, NO, YES
+from domicile_tui.widgets.plain import Static
 from domicile_tui.widgets.status_bar import BottomBar
 
 if TYPE_CHECKING:  # the news of a table: loaded with the first of it

@@ -8,12 +8,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
-from textual.widgets import Static
 
 from domicile_tui.keys import HelpKeys
 from domicile_tui.recap import CardText, Recap
 from domicile_tui.screens.popup import PopUp
 from domicile_tui.theme import FLOURISH, LATER_STYLES
+from domicile_tui.widgets.plain import Static
 from domicile_tui.widgets.recap import recap_content
 from domicile_tui.widgets.wrapped import Redrawn
 

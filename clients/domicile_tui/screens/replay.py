@@ -20,7 +20,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.reactive import reactive
-from textual.widgets import LoadingIndicator, Static
+from textual.widgets import LoadingIndicator
 
 from domicile_tui.keys import HelpKeys
 from domicile_tui.pages import ReplayPage
@@ -30,6 +30,7 @@ from domicile_tui.screens.base import TableScreen
 from domicile_tui.screens.recap import RecapScreen
 from domicile_tui.session import Status
 from domicile_tui.theme import LATER_STYLES, NO, YES
+from domicile_tui.widgets.plain import Static
 from domicile_tui.widgets.replay_table import (
     columns_content,
     moment_line,

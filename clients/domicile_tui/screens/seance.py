@@ -18,7 +18,6 @@ from textual.content import Content
 from textual.events import Click
 from textual.reactive import reactive
 from textual.timer import Timer
-from textual.widgets import Static
 
 from domicile_p2p.packs import Pack
 from domicile_p2p.rules import CulpritSeance, Outcome, Seance, Stage, View
@@ -27,6 +26,7 @@ from domicile_tui.keys import HelpKeys
 from domicile_tui.personas import persona
 from domicile_tui.screens.popup import PopUp
 from domicile_tui.theme import FLOURISH, LATER_STYLES, MARKER_LOCKED, NO, YES
+from domicile_tui.widgets.plain import Static
 
 FLY_FRAMES = 6
 """Frames of a wrong marker flying off its card."""

@@ -10,7 +10,7 @@ from textual import on
 from textual.binding import Binding
 from textual.content import Content
 from textual.widget import Widget
-from textual.widgets import Input, Static
+from textual.widgets import Input
 
 from domicile_p2p.packs import DreamCard, InvestigatorCard
 from domicile_p2p.rules import Lock, Place, Unlock, View
@@ -20,6 +20,7 @@ from domicile_tui.theme import LATER_STYLES
 from domicile_tui.widgets.card import CardTile
 from domicile_tui.widgets.chat import ChatPanel
 from domicile_tui.widgets.dream import DreamTile
+from domicile_tui.widgets.plain import Static
 
 
 def card_detail(card: InvestigatorCard | DreamCard | None) -> Content:

@@ -9,17 +9,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
-from textual.widgets import (
-    Button,
-    Checkbox,
-    Footer,
-    Input,
-    Label,
-    RadioButton,
-    RadioSet,
-    Select,
-    Static,
-)
+from textual.widgets import Button, Checkbox, Footer, Input, RadioButton, RadioSet, Select
 
 from domicile_p2p.rules import GHOST, MAX_INVESTIGATORS, Difficulty
 from domicile_tui.describe import difficulty_note
@@ -30,6 +20,7 @@ from domicile_tui.screens.base import TableScreen
 from domicile_tui.session import MAX_NAME_LENGTH, Role, SettingsError, TableSettings
 from domicile_tui.theme import FLOURISH, LATER_STYLES
 from domicile_tui.widgets.field import Field
+from domicile_tui.widgets.plain import Label, Static
 from domicile_tui.widgets.toggles import MarkedCheckbox, MarkedRadioButton
 
 NO_TIMER: Final = 0

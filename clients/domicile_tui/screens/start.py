@@ -10,13 +10,14 @@ from textual.binding import Binding, BindingType
 from textual.containers import Center, Vertical
 from textual.content import Content
 from textual.reactive import reactive
-from textual.widgets import OptionList, Static
+from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from domicile_tui.keys import HelpKeys
 from domicile_tui.pages import JoinPage, SetupPage, StartPage
 from domicile_tui.screens.base import TableScreen
 from domicile_tui.theme import FLOURISH, MANOR, TITLE
+from domicile_tui.widgets.plain import Static
 from domicile_tui.widgets.status_bar import BottomBar
 
 if TYPE_CHECKING:  # the network stack loads after the first frame, with the door to tables
@@ -95,11 +96,11 @@ class StartScreen(TableScreen):
             yield Static(Content.styled(FLOURISH, "$secondary"), classes="flourish")
             lan = self.table.lan
             with Center():
-                yield OptionList(*self._menu(lan), id="menu")
+                yield OptionList(*self._menu(lan), id="menu", markup=False)
             if lan:
                 yield Static(Content.styled("Tables on the LAN", "bold $secondary"), id="lan-title")
                 with Center():
-                    yield OptionList(id="lan-tables")
+                    yield OptionList(id="lan-tables", markup=False)
             else:
                 note = "Offline: no table on the LAN is looked for or offered."
                 yield Static(Content.styled(note, "italic $text-muted"), id="lan-title")

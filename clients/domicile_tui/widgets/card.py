@@ -53,7 +53,7 @@ class CardTile(Widget, can_focus=True):
     def __init__(self, card: InvestigatorCard, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.card = card
-        self.tooltip = f"{card.name}\n{card.description}"
+        self.tooltip = Content(f"{card.name}\n{card.description}")  # a pack's words: never markup
 
     def render(self) -> Content:
         width = max(self.content_size.width, 1)

@@ -8,12 +8,13 @@ from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.message import Message
 from textual.reactive import reactive
-from textual.widgets import Input, Static
+from textual.widgets import Input
 
 from domicile_p2p.rules import MAX_CHAT_LENGTH
 from domicile_tui.news import ChatLine
 from domicile_tui.personas import persona
 from domicile_tui.widgets.field import Field
+from domicile_tui.widgets.plain import Static
 
 
 def chat_entry(line: ChatLine) -> Content:

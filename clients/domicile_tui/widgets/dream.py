@@ -53,7 +53,7 @@ class DreamTile(Widget, can_focus=True):
         self.dream = dream
         self.selectable = selectable
         self.number = number
-        self.tooltip = dream.text
+        self.tooltip = Content(dream.text)  # a pack's words: never markup
 
     def render(self) -> Content:
         return Content(self.dream.text)

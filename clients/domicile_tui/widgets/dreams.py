@@ -6,13 +6,13 @@ from textual.app import ComposeResult
 from textual.containers import Grid
 from textual.content import Content
 from textual.reactive import reactive
-from textual.widgets import Static
 
 from domicile_p2p.packs import Pack
 from domicile_p2p.rules import GHOST, View
 from domicile_tui.personas import persona
 from domicile_tui.widgets.board import Board
 from domicile_tui.widgets.dream import DreamTile
+from domicile_tui.widgets.plain import Static
 
 
 def shelf_order(view: View) -> tuple[int, ...]:

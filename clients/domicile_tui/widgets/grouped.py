@@ -6,13 +6,13 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.content import Content
 from textual.reactive import reactive
-from textual.widgets import Static
 
 from domicile_p2p.packs import Pack
 from domicile_p2p.rules import GHOST, View
 from domicile_tui.personas import persona
 from domicile_tui.widgets.board import Board
 from domicile_tui.widgets.card import CardTile
+from domicile_tui.widgets.plain import Static
 from domicile_tui.widgets.tableau import markers_on
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.containers import Grid
 from textual.reactive import reactive
-from textual.widgets import Static
 
 from domicile_p2p.packs import Pack
 from domicile_tui.widgets.board import Board
 from domicile_tui.widgets.dream import DreamTile
+from domicile_tui.widgets.plain import Static
 
 
 class GhostHand(Board):

@@ -11,12 +11,12 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.content import Content
 from textual.reactive import reactive
-from textual.widgets import Static
 
 from domicile_p2p.rules import GHOST, View
 from domicile_tui.describe import phase_line, stage_title
 from domicile_tui.personas import persona
 from domicile_tui.widgets.calendar import calendar_line
+from domicile_tui.widgets.plain import Static
 
 
 class TableHeader(Horizontal):
@@ -54,4 +54,4 @@ class TableHeader(Horizontal):
             title = Content.styled(f", {look.title}", "$text-muted")
         self.query_one("#header-name", Static).update(name)
         self.query_one("#header-title", Static).update(title)
-        self.tooltip = phase_line(state)
+        self.tooltip = Content(phase_line(state))

@@ -6,9 +6,9 @@ from typing import TYPE_CHECKING, cast
 
 from textual.content import Content
 from textual.reactive import Reactive
-from textual.widgets import Static
 
 from domicile_tui.tutorial import Step
+from domicile_tui.widgets.plain import Static
 
 if TYPE_CHECKING:
     from domicile_tui.app import DomicileApp

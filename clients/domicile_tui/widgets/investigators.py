@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from textual.content import Content
 from textual.reactive import reactive
-from textual.widgets import Static
 
 from domicile_p2p.packs import Pack
 from domicile_p2p.rules import CATEGORY_ORDER, GHOST, GameState, Phase, Stage, View
@@ -13,6 +12,7 @@ from domicile_tui.news import LobbyInfo
 from domicile_tui.personas import persona
 from domicile_tui.session import SeatKind
 from domicile_tui.theme import MARKER_LOCKED, MARKER_PLACED, YES
+from domicile_tui.widgets.plain import Static
 
 
 def progress(state: GameState, seat: int) -> Content:

@@ -6,12 +6,12 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.reactive import reactive
-from textual.widgets import Static
 
 from domicile_p2p.packs import Pack
 from domicile_p2p.rules import CATEGORY_ORDER, GHOST, Category, GameState, Stage, View
 from domicile_tui.widgets.board import Board
 from domicile_tui.widgets.card import CardTile, Marker
+from domicile_tui.widgets.plain import Static
 
 
 def markers_on(state: GameState, card: str) -> tuple[Marker, ...]:

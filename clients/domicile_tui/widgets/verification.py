@@ -6,10 +6,10 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.reactive import reactive
-from textual.widgets import Static
 
 from domicile_tui.news import Check, Verification
 from domicile_tui.theme import NO, YES
+from domicile_tui.widgets.plain import Static
 
 NOT_RUN = "–"
 

@@ -13,7 +13,8 @@ from collections.abc import Callable
 
 from textual import events
 from textual.content import Content
-from textual.widgets import Static
+
+from domicile_tui.widgets.plain import Static
 
 Drawing = Callable[[int | None], Content]
 """Content for a width (``None``: not known yet, wrap nothing)."""

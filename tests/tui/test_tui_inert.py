@@ -1,0 +1,293 @@
+"""Text from others is data in the client: never markup, never terminal control (issue 20).
+
+A host, a peer, a pack or a saved file chooses the words of a table name, a seat's
+name, a chat line, a card, a refusal.  Each is fed here with markup (``[/]`` raised
+``MarkupError``; ``[@click=app.quit]`` is an action) and with escape sequences, bidi
+and zero-width characters, and must show as it was written, inert.  The bytes a real
+terminal receives are checked in ``tests/inert``.
+"""
+
+from __future__ import annotations
+
+import ast
+import asyncio
+import unicodedata
+from dataclasses import replace
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from tui_support import (
+    DATA_DIR,
+    PACK,
+    begin,
+    make_app,
+    record_notifications,
+    rendered,
+    view_of,
+    wait_until,
+)
+from tui_support import (
+    settings as table_settings,
+)
+
+from domicile_p2p.packs import Pack
+from domicile_p2p.text import inert
+from domicile_tui.app import DomicileApp
+from domicile_tui.connect import TableDoor
+from domicile_tui.news import (
+    ActionRefused,
+    ChatLine,
+    ChatPosted,
+    LobbyChanged,
+    SessionClosed,
+    StatusChanged,
+    ViewChanged,
+)
+from domicile_tui.pacing import BotPace
+from domicile_tui.session import Role, Severity, Status
+from domicile_tui.widgets.card import CardTile
+
+CLIENT = Path(__file__).resolve().parents[2] / "clients" / "domicile_tui"
+WIDE = (120, 36)
+MARKUP = ("[/]", "[bold red]", "[@click=app.quit]")
+CONTROL = "\x1b]0;pwned\x07\x1b[2J\x9b31m\u202e\u200b"
+"""The window title (OSC 0), a screen clear, the 8-bit CSI, a right-to-left override and
+a zero-width space, as a hostile peer would send them."""
+
+
+def screen_lines(app: DomicileApp) -> list[str]:
+    """The screen as the terminal gets it: every line, after the app's line filters."""
+    strips = app.screen._compositor.render_strips()
+    return ["".join(segment.text for segment in strip) for strip in strips]
+
+
+def unsafe_on(lines: list[str]) -> list[str]:
+    return [
+        char
+        for line in lines
+        for char in line
+        if unicodedata.category(char) in ("Cc", "Cf", "Cs", "Zl", "Zp")
+    ]
+
+
+def shown(app: DomicileApp, text: str) -> bool:
+    return any(text in line for line in screen_lines(app))
+
+
+# --------------------------------------------------------------------- the code itself
+
+
+def _client_modules() -> list[tuple[Path, ast.Module]]:
+    return [(path, ast.parse(path.read_text())) for path in sorted(CLIENT.rglob("*.py"))]
+
+
+def test_no_module_of_the_client_reads_markup() -> None:
+    """Textual's Static and Label read a str as markup: the client uses its plain ones,
+    and nothing asks for markup by name."""
+    found: list[str] = []
+    for path, module in _client_modules():
+        where = path.relative_to(CLIENT)
+        for node in ast.walk(module):
+            if (
+                isinstance(node, ast.ImportFrom)
+                and (node.module or "").startswith("textual.widgets")
+                and path.name != "plain.py"
+            ):
+                found += [
+                    f"{where}: imports {alias.name} from {node.module}"
+                    for alias in node.names
+                    if alias.name in ("Static", "Label")
+                ]
+            if isinstance(node, ast.Attribute) and node.attr == "from_markup":
+                found.append(f"{where}:{node.lineno}: from_markup")
+            if (
+                isinstance(node, ast.keyword)
+                and node.arg == "markup"
+                and not (isinstance(node.value, ast.Constant) and node.value.value is False)
+            ):
+                found.append(f"{where}:{node.lineno}: markup={ast.unparse(node.value)}")
+            if (
+                isinstance(node, ast.Call)
+                and ast.unparse(node.func).endswith("OptionList")
+                and not any(k.arg == "markup" for k in node.keywords)
+            ):
+                found.append(f"{where}:{node.lineno}: an OptionList reading markup")
+            if (
+                isinstance(node, ast.Assign)
+                and any(ast.unparse(t).endswith(".tooltip") for t in node.targets)
+                and not (
+                    isinstance(node.value, ast.Call) and ast.unparse(node.value.func) == "Content"
+                )
+            ):
+                found.append(f"{where}:{node.lineno}: a tooltip from a str (read as markup)")
+    assert found == []
+
+
+# ------------------------------------------------------------------ at an offline table
+
+
+def hostile_pack(words: str) -> Pack:
+    """The default pack with ``words`` in every card's name, description and dream."""
+    return replace(
+        PACK,
+        name=f"{words} pack",
+        characters=tuple(
+            replace(card, name=f"{card.name} {words}", description=f"{words} {card.description}")
+            for card in PACK.characters
+        ),
+        locations=tuple(
+            replace(card, description=f"{card.description} {words}") for card in PACK.locations
+        ),
+        items=tuple(replace(card, description=f"{words}{card.description}") for card in PACK.items),
+        dreams=tuple(replace(dream, text=f"{dream.text} {words}") for dream in PACK.dreams),
+    )
+
+
+def app_with(pack: Pack, role: Role, name: str = "Ada", table: str = "Hollowmere") -> DomicileApp:
+    door = TableDoor(pack, pace=BotPace(0), seed=7, lan=False, data_dir=DATA_DIR)
+    return DomicileApp(
+        door,
+        defaults=replace(table_settings(role, name=name), table_name=table),
+        open_at_once=True,
+        offline=True,
+        seance_step=0.0,
+    )
+
+
+async def test_the_ghost_reads_a_card_whose_words_are_markup_and_control() -> None:
+    words = " ".join(MARKUP) + CONTROL
+    app = app_with(hostile_pack(words), Role.GHOST)
+    async with app.run_test(size=WIDE) as pilot:
+        notes = record_notifications(app)
+        await begin(pilot)
+        await pilot.press("v")
+        await pilot.pause()
+        card = app.screen.focused
+        assert isinstance(card, CardTile)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert notes == [f"On the tableau: {card.card.name}: {card.card.description}"]
+        assert shown(app, "[/] [bold red] [@click=app.quit]")
+        assert unsafe_on(screen_lines(app)) == []
+        assert app.is_running
+
+
+async def test_a_table_and_a_player_named_in_markup_play_on() -> None:
+    app = app_with(PACK, Role.INVESTIGATOR, name="[bold red]", table="[/]")
+    async with app.run_test(size=WIDE) as pilot:
+        await wait_until(pilot, lambda: shown(app, "[/]"), what="the table's name in the lobby")
+        await begin(pilot)
+        assert shown(app, "[bold red]")
+        assert app.is_running
+
+
+async def test_news_from_a_table_shows_markup_and_controls_as_written() -> None:
+    """Chat, names, refusals and connection errors, as a hostile host or peer sends
+    them, come in through the app's one door for news (``receive``)."""
+    app = make_app(Role.INVESTIGATOR)
+    async with app.run_test(size=WIDE) as pilot:
+        notes = record_notifications(app)
+        await begin(pilot)
+        for index, markup in enumerate(MARKUP):
+            name = f"{markup}{CONTROL}"
+            app.receive(ChatPosted(ChatLine(2, name, f"said {markup} {CONTROL}")))
+            app.receive(ActionRefused(f"refused {markup}{CONTROL}"))
+            app.receive(StatusChanged(Status(f"lost {markup}{CONTROL}", Severity.ERROR)))
+            view = view_of(app)
+            names = list(view.state.config.investigator_names)
+            names[index] = name
+            config = replace(view.state.config, investigator_names=tuple(names))
+            app.receive(ViewChanged(replace(view, state=replace(view.state, config=config))))
+            await pilot.pause()
+            chat = rendered(app.screen.query_one("#chat-log"))
+            assert f"said {markup} {inert(CONTROL)}" in chat.replace("\n", " ")
+            assert f"Not allowed: refused {markup}{inert(CONTROL)}" in notes
+            assert f"Connection: lost {markup}{inert(CONTROL)}" in notes
+            assert any(f"{markup}\\x1b]0;pwned" in line for line in screen_lines(app))
+        assert unsafe_on(screen_lines(app)) == []
+        assert app.is_running
+
+
+async def test_a_refusal_in_markup_closes_the_table_without_a_traceback() -> None:
+    """A fake host refusing the join with ``[/]``: the message shows, as written."""
+    app = make_app(Role.INVESTIGATOR)
+    async with app.run_test(size=WIDE) as pilot:
+        notes = record_notifications(app)
+        await begin(pilot)
+        app.receive(SessionClosed(f"the host says [/] {CONTROL}", failed=True))
+        await pilot.pause()
+        assert notes[-1] == f"No table: the host says [/] {inert(CONTROL)}"
+        assert unsafe_on(screen_lines(app)) == []
+        assert app.is_running
+
+
+async def test_a_lobby_of_hostile_names_shows_them_inert() -> None:
+    app = make_app(Role.INVESTIGATOR)
+    async with app.run_test(size=WIDE) as pilot:
+        await wait_until(pilot, lambda: app.lobby is not None, what="the lobby")
+        lobby = app.lobby
+        assert lobby is not None
+        hostile = replace(
+            lobby,
+            table_name=f"[/]{CONTROL}",
+            pack_name="[@click=app.quit]",
+            seats=tuple(
+                replace(seat, name=f"{MARKUP[seat.seat % 3]}{CONTROL}") for seat in lobby.seats
+            ),
+        )
+        app.receive(LobbyChanged(hostile))
+        await pilot.pause()
+        assert shown(app, f"[/]{inert(CONTROL)}")
+        assert unsafe_on(screen_lines(app)) == []
+        assert app.is_running
+
+
+# -------------------------------------------------------------------------- the property
+
+outside_text = st.lists(
+    st.one_of(
+        st.characters(codec=None),
+        st.sampled_from(
+            [chr(c) for c in range(0x20)]
+            + [chr(c) for c in range(0x7F, 0xA0)]
+            + list("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+            + list("\u200b\u200c\u200d\u2060\ufeff\u00ad\u3164\u2028[]")
+        ),
+        st.sampled_from(["\x1b]0;t\x07", "\x1b]52;c;eA==\x07", "\x1b[31m", *MARKUP]),
+    ),
+    min_size=1,
+    max_size=30,
+).map("".join)
+"""Any text: every C0 and C1 control, bidi and zero-width characters, escape sequences,
+brackets and markup well represented among the rest of Unicode."""
+
+
+async def _show_everywhere(words: list[str]) -> None:
+    """One app; each text as a seat's name, a chat line, a table's name, a refusal and an
+    error, in turn; after each the screen holds no unsafe character and the app runs."""
+    app = make_app(Role.INVESTIGATOR)
+    async with app.run_test(size=WIDE) as pilot:
+        notes = record_notifications(app)
+        await begin(pilot)
+        lobby = app.lobby
+        assert lobby is not None
+        for text in words:
+            view = view_of(app)
+            config = replace(view.state.config, investigator_names=(text, text, text))
+            app.receive(ViewChanged(replace(view, state=replace(view.state, config=config))))
+            app.receive(ChatPosted(ChatLine(1, text, text)))
+            app.receive(LobbyChanged(replace(lobby, table_name=text, started=True)))
+            app.receive(ActionRefused(text))
+            app.receive(StatusChanged(Status(text, Severity.ERROR)))
+            await pilot.pause()
+            assert unsafe_on(screen_lines(app)) == [], repr(text)
+            assert f"Not allowed: {inert(text)}" in notes
+            assert app.is_running
+            app.clear_notifications()
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(outside_text, min_size=10, max_size=10))
+def test_any_text_from_outside_is_shown_inert_and_never_raises(words: list[str]) -> None:
+    asyncio.run(_show_everywhere(words))
