@@ -82,6 +82,15 @@ def _client_modules() -> list[tuple[Path, ast.Module]]:
     return [(path, ast.parse(path.read_text())) for path in sorted(CLIENT.rglob("*.py"))]
 
 
+def _plain_tooltip(value: ast.expr) -> bool:
+    """A tooltip Textual shows as it is: ``Content(...)``, ``None``, or a choice of them."""
+    if isinstance(value, ast.IfExp):
+        return _plain_tooltip(value.body) and _plain_tooltip(value.orelse)
+    if isinstance(value, ast.Constant):
+        return value.value is None
+    return isinstance(value, ast.Call) and ast.unparse(value.func) == "Content"
+
+
 def test_no_module_of_the_client_reads_markup() -> None:
     """Textual's Static and Label read a str as markup: the client uses its plain ones,
     and nothing asks for markup by name."""
@@ -116,9 +125,7 @@ def test_no_module_of_the_client_reads_markup() -> None:
             if (
                 isinstance(node, ast.Assign)
                 and any(ast.unparse(t).endswith(".tooltip") for t in node.targets)
-                and not (
-                    isinstance(node.value, ast.Call) and ast.unparse(node.value.func) == "Content"
-                )
+                and not _plain_tooltip(node.value)
             ):
                 found.append(f"{where}:{node.lineno}: a tooltip from a str (read as markup)")
     assert found == []
