@@ -27,7 +27,6 @@ from typing import TYPE_CHECKING, Final, Protocol
 
 from domicile_p2p.rules import GHOST, MAX_CHAT_LENGTH, MAX_INVESTIGATORS, Difficulty
 from domicile_p2p.rules import MAX_NAME_LENGTH as MAX_NAME_LENGTH  # the screens' name limit
-from domicile_p2p.transcript.names import name_problem
 
 if TYPE_CHECKING:
     from domicile_p2p.rules import Action
@@ -55,6 +54,9 @@ def clean_name(text: str, what: str) -> str:
         raise SettingsError(f"the {what} cannot be empty")
     if len(name) > MAX_NAME_LENGTH:
         raise SettingsError(f"the {what} has at most {MAX_NAME_LENGTH} characters")
+    # The transcript package loads with a table, not before the first frame.
+    from domicile_p2p.transcript.names import name_problem
+
     problem = name_problem(name)
     if problem is not None:
         raise SettingsError(f"the {what} {problem}")
