@@ -491,11 +491,13 @@ class NetworkTable:
             # Keep the table on screen: the game so far can still be read and exported.
             self._emit(StatusChanged(Status(text, Severity.ERROR, connected=False)))
         else:
+            # Refused a seat whose keys are fixed, or left out of a rematch's start while
+            # not ready (``game-started`` to a seated player): either may watch instead.
             watchable = (
                 isinstance(error, Refused)
                 and error.code in SEATS_FIXED
                 and not self.watch
-                and not was_seated
+                and (not was_seated or error.code is ErrorCode.GAME_STARTED)
             )
             # The host's own words ("the game has started at this table...") lead the offer.
             self._fail(str(error) if watchable else text, watchable=watchable)
@@ -672,6 +674,7 @@ class NetworkTable:
             watching=self.watch,
             game=lobby.game,
             can_rotate=self.hosting is not None and not started and lobby.game > 1,
+            ready_timeout=lobby.ready_timeout,
         )
 
     def _placeholder_lobby(self) -> LobbyInfo:

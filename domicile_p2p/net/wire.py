@@ -51,6 +51,7 @@ Nameplate = Annotated[
     int, msgspec.Meta(ge=1, le=MAX_TABLES, description="which of the host's tables")
 ]
 Count = Annotated[int, msgspec.Meta(ge=0, le=2**53 - 1)]
+Seconds = Annotated[float, msgspec.Meta(ge=0, le=86_400, description="a duration in seconds")]
 Seat = Annotated[int, msgspec.Meta(ge=0, le=6, description="0 is the Ghost, 1-6 investigators")]
 GameNumber = Annotated[
     int, msgspec.Meta(ge=1, le=2**53 - 1, description="which of the table's games (1: its first)")
@@ -235,6 +236,10 @@ class Lobby(_Message, frozen=True, tag="lobby", omit_defaults=True):
     seats: list[SeatStatus]
     starts: Starts = Starts.FULL
     game: GameNumber = 1
+    ready_timeout: Seconds | None = None
+    """In the lobby of a table's next game: seconds (from the lobby's opening, or from the
+    owner moving the seats round) after which a person's seat that is not ready is freed.
+    Absent elsewhere."""
 
 
 class Seated(_Message, frozen=True, tag="seated", omit_defaults=True):

@@ -8,7 +8,7 @@ import pytest
 from net_support import CODE, FakeNetwork, Peer, make_peer, make_room
 
 from domicile_p2p.identity import Identity
-from domicile_p2p.net.errors import HostMisbehaved
+from domicile_p2p.net.errors import HostMisbehaved, Refused
 from domicile_p2p.net.sessions.room import Refusal
 from domicile_p2p.net.wire import ErrorCode, Seated, Watching
 from domicile_p2p.transcript.verify import verify
@@ -208,3 +208,78 @@ def test_a_spectator_refuses_a_table_that_goes_back_a_game(tmp_path: Path) -> No
         spectator.session.receive(Watching(TABLE, 0, 1))
     with pytest.raises(HostMisbehaved, match="middle of game"):
         spectator.session.receive(Watching(TABLE, 3, 3))
+
+
+def _rematch_lobby_with_a_person_not_ready(
+    tmp_path: Path,
+) -> tuple[FakeNetwork, list[Peer], Peer]:
+    network, peers = _table(tmp_path, people=frozenset({1}))
+    _play_out(network, peers)
+    network.apply(network.host.next_game(TABLE, network.now))
+    network.run(peers)  # the bots are ready; the person never says so
+    assert network.host.rooms[TABLE].game is None
+    return network, peers, peers[1]
+
+
+def _someone_else_takes_seat_1_and_the_game_is_played(
+    tmp_path: Path, network: FakeNetwork, peers: list[Peer]
+) -> None:
+    room = network.host.rooms[TABLE]
+    assert 1 not in room.holders, "the seat is free for someone else"
+    newcomer = make_peer(tmp_path / "newcomer", seat=1, name="Newcomer", games=None)
+    network.join(newcomer)
+    network.deliver()
+    assert room.game is not None, "the seats are full and ready: the game begins"
+    players = [peers[0], newcomer, peers[2]]
+    _play_out(network, players)
+    game = room.game
+    assert game.ended and verify(list(game.event_objects)).valid  # type: ignore[attr-defined]
+
+
+def test_the_owner_starts_a_rematch_without_a_person_who_is_not_ready(tmp_path: Path) -> None:
+    network, peers, person = _rematch_lobby_with_a_person_not_ready(tmp_path)
+    network.apply(network.host.start_table(TABLE, network.now))
+    network.deliver()
+    error = person.error
+    assert isinstance(error, Refused) and error.code == ErrorCode.GAME_STARTED
+    assert str(error) == (
+        "the host's owner started the game without you (you were not ready); you may watch it"
+    )
+    [unseated] = network.logged("unseated")
+    assert (unseated["seat"], unseated["name"]) == (1, "Player 1")
+    lobby = peers[0].session.lobby
+    assert lobby is not None and lobby.seats[1].name is None, "everyone sees the seat free"
+    _someone_else_takes_seat_1_and_the_game_is_played(tmp_path, network, peers)
+
+
+def test_the_owners_start_counts_the_owners_own_seat_as_ready(tmp_path: Path) -> None:
+    network, _peers, person = _rematch_lobby_with_a_person_not_ready(tmp_path)
+    network.apply(network.host.start_table(TABLE, network.now, owner=1))
+    network.deliver()
+    assert person.error is None and network.host.rooms[TABLE].game is not None
+    assert not network.logged("unseated")
+
+
+def test_a_seat_not_ready_is_freed_after_the_ready_timeout_everyone_was_told(
+    tmp_path: Path,
+) -> None:
+    network, peers, person = _rematch_lobby_with_a_person_not_ready(tmp_path)
+    timeout = network.host.limits.ready_timeout
+    for peer in peers:
+        lobby = peer.session.lobby
+        assert lobby is not None and lobby.ready_timeout == timeout, "the lobby says how long"
+    opened = network.logged("next-game")[-1]
+    deadline = network.host.next_deadline()
+    assert deadline is not None
+    network.apply(network.host.tick(deadline - 0.5))
+    network.deliver()
+    assert person.error is None and not network.logged("unseated"), "not before its time"
+    network.now = deadline
+    network.apply(network.host.tick(network.now))
+    network.deliver()
+    error = person.error
+    assert isinstance(error, Refused) and error.code == ErrorCode.GAME_STARTED
+    assert f"you were not ready within {timeout:g} s: your seat is free" in str(error)
+    [unseated] = network.logged("unseated")
+    assert unseated["seat"] == 1 and opened["game"] == 2
+    _someone_else_takes_seat_1_and_the_game_is_played(tmp_path, network, peers)

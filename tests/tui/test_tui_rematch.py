@@ -17,6 +17,7 @@ from domicile_p2p.net.adapters.host import HostConfig, start_host
 from domicile_p2p.rules import GHOST, Difficulty
 from domicile_p2p.transcript.verify import verify
 from domicile_tui.app import DomicileApp
+from domicile_tui.screens.confirm import ConfirmScreen
 from domicile_tui.screens.end import EndScreen
 from domicile_tui.screens.ghost import GhostScreen
 from domicile_tui.screens.investigator import InvestigatorScreen
@@ -150,3 +151,61 @@ async def test_the_hosts_n_opens_the_next_game_at_the_same_table_and_o_moves_the
         kept = tmp_path / "host" / "games" / f"{first}.json"
         assert verify(kept).valid
         await app.session.close()  # type: ignore[union-attr]
+
+
+async def test_the_owner_starts_without_a_guest_not_ready_who_may_then_watch(
+    tmp_path: Path,
+) -> None:
+    """A guest who never says ready cannot stall the next game: the lobby says how long a
+    seat may stay not ready, the owner's start goes without them (the host's bot takes the
+    seat), and the guest's screen says so and offers to watch instead; yes watches it."""
+    host = await start_host(
+        HostConfig(
+            data_dir=tmp_path / "host",
+            name="Friday",
+            interface=LOOPBACK,
+            port=0,
+            investigators=1,
+            difficulty=Difficulty.EASY,
+            ghost_bot=True,
+            advertise=False,
+            pack=PACK,
+            games=2,
+            rest=600,
+        )
+    )
+    code = host.tables()[0].code
+    try:
+        app = DomicileApp(
+            door(tmp_path / "me"), defaults=settings(), open_at_once=False, seance_step=0
+        )
+        async with app.run_test(size=WIDE) as pilot:
+            await pilot.press("a")
+            await long_wait(pilot, lambda: isinstance(app.screen, JoinScreen), "the join form")
+            app.screen.query_one("#code", Input).value = code
+            app.screen.query_one("#address", Input).value = f"wss://{LOOPBACK}:{host.port}"
+            await pilot.press("ctrl+s")
+            await long_wait(pilot, lambda: isinstance(app.screen, InvestigatorScreen), "seated")
+            await _to_the_end(pilot, app)
+            await long_wait(pilot, lambda: isinstance(app.screen, EndScreen), "the end")
+            host.next_game()
+            await long_wait(
+                pilot,
+                lambda: "A seat not ready within 120 s is freed" in _shown(app, "#lobby-hint"),
+                "the lobby says how long a seat may stay not ready",
+            )
+            host.start_table()  # the owner will not wait
+            await long_wait(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the offer")
+            question = app.screen.question  # type: ignore[attr-defined]
+            assert question == (
+                "The host's owner started the game without you (you were not ready); "
+                "you may watch it. Watch the game instead?"
+            )
+            await long_wait(pilot, lambda: host.tables()[0].game_id is not None, "game 2 began")
+            await pilot.press("y")
+            await long_wait(
+                pilot, lambda: app.lobby is not None and app.lobby.watching, "watching game 2"
+            )
+            await app.session.close()  # type: ignore[union-attr]
+    finally:
+        await host.close()

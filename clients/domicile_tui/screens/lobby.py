@@ -7,7 +7,10 @@ game starts, so the lobby says so, and its owner starts the game with Enter.
 After a game the table comes back here for its next one (a rematch): the
 same code and seats, each person says ready with R (bots always are), and
 the owner may move everyone round one seat with O (the next Ghost) before
-starting with Enter; the game begins once everyone is ready.
+starting with Enter; the game begins once everyone is ready, or at once when
+the owner starts it (whoever is not ready is left out and offered to watch).
+A seat not ready within the host's ready timeout (the lobby says how long) is
+freed.
 """
 
 from __future__ import annotations
@@ -125,12 +128,14 @@ def rematch_hint(lobby: LobbyInfo) -> Content:
     title = Content.styled(f"Game {lobby.game} at the same table. ", "bold $primary")
     if lobby.can_start:
         keys = (
-            "Enter: you are ready, and it begins once everyone is (bots always are). "
+            "Enter: start now (bots are always ready; whoever is not may watch instead). "
             "O: everyone moves round one seat (the next Ghost)."
         )
     else:
         keys = "R: say you are ready (or no longer). It begins once everyone is."
     waits = f" Waiting for {', '.join(waiting)}." if waiting else " Everyone is ready."
+    if waiting and lobby.ready_timeout is not None:
+        waits += f" A seat not ready within {lobby.ready_timeout:g} s is freed."
     return title + Content.styled(keys + waits, "$text")
 
 

@@ -546,14 +546,18 @@ class RunningHost:
         server, room = self._table(nameplate)
         if room.game is not None:
             raise HostError("the game has already started at this table")
+        stored = self._stored[room.nameplate]
+        try:
+            # In the lobby of a next game this frees the seats of the people not ready.
+            effects = server.session.start_table(
+                room.nameplate, asyncio.get_running_loop().time(), owner=stored.owner
+            )
+        except Refusal as refusal:
+            raise HostError(str(refusal)) from None
         empty = {seat for seat in room.config.seats if seat not in room.holders}
         if empty - room.bot_seats:
             room.bot_seats |= empty
-            self._save(replace(self._stored[room.nameplate], bot_seats=frozenset(room.bot_seats)))
-        try:
-            effects = server.session.start_table(room.nameplate, asyncio.get_running_loop().time())
-        except Refusal as refusal:
-            raise HostError(str(refusal)) from None
+            self._save(replace(stored, bot_seats=frozenset(room.bot_seats)))
         server.apply(effects)
         self._bots_back(room.nameplate)
 

@@ -56,7 +56,10 @@ its next one (a rematch, ``room.py``).  Every connection still seated stays,
 and is told with a new ``Seated`` (its table's ``game`` one higher, no
 events yet); the next genesis starts a new transcript.  Nothing starts that
 lobby's game until every seat is ready (``Ready``, a client message; bots
-always are) and the table's rule says so.
+always are) and the table's rule says so; but nobody can stall it: the
+owner's start goes without the people not ready, and ``ready_timeout``
+seconds after the lobby opened their seats are freed (each told why, with
+a fatal ``game-started``).
 
 Whatever a connection sends, the worst it can do is lose its own
 connection: a frame the codec refuses, a message at the wrong moment or an
@@ -173,6 +176,9 @@ class HostLimits:
     """Seconds a setup step may take before the game is aborted, naming who held it up."""
     max_spectators: int = 16
     """Spectators one table takes at once; one more is refused (``spectators-full``)."""
+    ready_timeout: float = 120.0
+    """Seconds a person's seat may stay not ready in the lobby of a table's next game
+    before it is freed (the lobby says so to everyone; the owner may start sooner)."""
 
 
 class _Phase(Enum):
@@ -281,6 +287,8 @@ class HostSession:
         }
         """Lobbies that start on a clock (``wait``): the only tables time alone can start."""
         self._lobby_clocks_open = False
+        self._ready_clocks: dict[int, Room] = {}
+        """Lobbies of a next game whose not-ready people have a deadline (``ready_timeout``)."""
         self._published: set[int] = {
             nameplate for nameplate, room in self.rooms.items() if room.game is not None
         }
@@ -323,6 +331,11 @@ class HostSession:
             room.lobby_deadline
             for room in self._waiting.values()
             if room.lobby_deadline is not None
+        ]
+        pending += [
+            room.ready_deadline
+            for room in self._ready_clocks.values()
+            if room.ready_deadline is not None
         ]
         return min(pending, default=None)
 
@@ -789,22 +802,30 @@ class HostSession:
             ),
             Send(state.id, Watching(room.nameplate, len(events), room.games)),
             *(Send(state.id, frame) for frame in event_frames(start, events[start:])),
-            Send(state.id, room.lobby(self.connected_seats(room.nameplate))),
+            Send(
+                state.id,
+                room.lobby(self.connected_seats(room.nameplate), self.limits.ready_timeout),
+            ),
         ]
 
     # ------------------------------------------------------------- the start
 
-    def start_table(self, table: int, now: float) -> list[HostEffect]:
+    def start_table(self, table: int, now: float, *, owner: int | None = None) -> list[HostEffect]:
         """The host's owner says start: the game begins as soon as every seat is held.
 
-        Seats still held by bots are played by those bots.  :class:`Refusal` for an
-        unknown table or one whose game has started.
+        Seats still held by bots are played by those bots.  In the lobby of a next game
+        the people not ready lose their seats (told why; the host fills them as it
+        fills any empty seat); the ``owner``'s own seat counts as ready (its start says
+        so).  :class:`Refusal` for an unknown table or one whose game has started.
         """
         room = self._room_named(table)
         room.request_start()
+        if owner is not None and owner in room.holders and room.games > 1:
+            room.set_ready(owner, True)
         effects: list[HostEffect] = [
             Log("start-requested", {"table": table, "seats_free": room.seats_free})
         ]
+        effects += self._unseat_not_ready(room, "the host's owner started the game without you")
         if room.may_start(now):
             effects += self._begin(room)
         return effects + self._watch_setup(now)
@@ -822,6 +843,7 @@ class HostSession:
         if room.starts is Starts.WAIT:
             self._waiting[table] = room
         room.open_lobby(now)
+        self._ready_clock(room, now)
         self._published.add(table)
         effects: list[HostEffect] = [
             Log(
@@ -848,6 +870,8 @@ class HostSession:
             state = self._connections.get(connection)
             if state is not None and state.seat is not None:
                 state.seat = moved[state.seat]
+        if room.games > 1:
+            self._ready_clock(room, now)  # nobody is ready after a rotation: a new deadline
         effects: list[HostEffect] = [Log("seats-rotated", {"table": table})]
         return effects + self._seats_moved(room, now) + self._watch_setup(now)
 
@@ -898,9 +922,57 @@ class HostSession:
                 if room.game is None:
                     room.open_lobby(now)
         effects: list[HostEffect] = []
+        for room in list(self._ready_clocks.values()):
+            deadline = room.ready_deadline
+            if room.game is not None or deadline is None:
+                self._ready_clocks.pop(room.nameplate, None)
+            elif now >= deadline:
+                self._ready_clocks.pop(room.nameplate, None)
+                timeout = self.limits.ready_timeout
+                effects += self._unseat_not_ready(
+                    room, f"you were not ready within {timeout:g} s: your seat is free"
+                )
+                if room.may_start(now):
+                    effects += self._begin(room)
         for room in list(self._waiting.values()):
             if room.may_start(now):
                 effects += self._begin(room)
+        return effects
+
+    def _ready_clock(self, room: Room, now: float) -> None:
+        """The lobby of ``room``'s next game frees its not-ready seats ``ready_timeout``
+        seconds from ``now``."""
+        room.ready_deadline = now + self.limits.ready_timeout
+        self._ready_clocks[room.nameplate] = room
+
+    def _unseat_not_ready(self, room: Room, why: str) -> list[HostEffect]:
+        """Free the seat of every person not ready in the lobby of ``room``'s next game (the
+        owner starts without them, or their time ran out).  Each is told why, with
+        ``game-started`` (fatal): the seats are being fixed without them, and they may
+        watch the game instead (their client offers it) or go."""
+        if room.game is not None or room.games == 1:
+            return []
+        effects: list[HostEffect] = []
+        seats = self._occupants[room.nameplate]
+        for seat in room.not_ready():
+            holder = room.holders[seat]
+            room.release(seat)
+            effects.append(
+                Log(
+                    "unseated",
+                    {"table": room.nameplate, "seat": seat, "name": holder.name, "reason": why},
+                )
+            )
+            connection = seats.pop(seat, None)
+            state = None if connection is None else self._connections.get(connection)
+            if state is not None and not state.closing:
+                state.table = state.seat = None
+                effects += self._fatal(
+                    state, ErrorCode.GAME_STARTED, f"{why} (you were not ready); you may watch it"
+                )
+        if effects:
+            effects += self._lobby_broadcast(room)
+            effects.append(TableChanged(room.nameplate))
         return effects
 
     # ------------------------------------------------------------- play
@@ -1122,7 +1194,7 @@ class HostSession:
         return self._seated(room) + list(self._spectators[room.nameplate])
 
     def _lobby_broadcast(self, room: Room) -> list[HostEffect]:
-        lobby = room.lobby(self.connected_seats(room.nameplate))
+        lobby = room.lobby(self.connected_seats(room.nameplate), self.limits.ready_timeout)
         return [Send(connection, lobby) for connection in self._audience(room)]
 
     # ------------------------------------------------------------- refusals

@@ -174,6 +174,9 @@ class Room:
         self.lobby_wait = lobby_wait
         """Seconds a ``wait`` room holds its lobby open before it starts (once full)."""
         self.lobby_deadline: float | None = None
+        self.ready_deadline: float | None = None
+        """When the not-ready people of a next game's lobby lose their seats (the host's
+        session keeps this clock)."""
         self.start_requested = False
         self.games = games
         """Which of the table's games this is (or the lobby is for): 1 for the first."""
@@ -313,6 +316,10 @@ class Room:
     def all_ready(self) -> bool:
         return all(self.is_ready(seat) for seat in self.holders)
 
+    def not_ready(self) -> list[int]:
+        """The seats whose person is not ready for the game this lobby is for, in order."""
+        return [seat for seat in sorted(self.holders) if not self.is_ready(seat)]
+
     def set_ready(self, seat: int, ready: bool) -> None:
         """``seat``'s player says it is (or no longer is) ready, in the lobby only."""
         if self.game is not None:
@@ -341,7 +348,7 @@ class Room:
         self.games += 1
         self.ready.clear()
         self.start_requested = False
-        self.lobby_deadline = None
+        self.lobby_deadline = self.ready_deadline = None
         return freed
 
     def rotate(self) -> dict[int, int]:
@@ -396,7 +403,9 @@ class Room:
         self.game = self._start_game(ordered)
         return list(self.game.events)
 
-    def lobby(self, connected: set[int]) -> Lobby:
+    def lobby(self, connected: set[int], ready_timeout: float | None = None) -> Lobby:
+        """The lobby message; ``ready_timeout`` is said in the lobby of a next game."""
+        in_rematch_lobby = self.game is None and self.games > 1
         return Lobby(
             table=self.nameplate,
             name=self.config.name,
@@ -416,4 +425,5 @@ class Room:
             ],
             starts=self.starts,
             game=self.games,
+            ready_timeout=ready_timeout if in_rematch_lobby else None,
         )
