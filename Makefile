@@ -16,6 +16,8 @@ SOAK_WAVES    ?= 10
 SOAK_WAVE     ?= 1000
 SOAK_CHURN    ?= 20000
 SOAK_JOINS    ?= 60
+SOAK_RECONNECT ?= 30
+SOAK_RECONNECT_PROCESSES ?= 4
 
 .PHONY: play test lint typecheck contracts pytest simulate bench bench-large fuzz chaos soak clean
 
@@ -80,14 +82,19 @@ chaos: $(STAMP)
 # The host under resource attacks at full size (issue 16; about 20 minutes), against a
 # subprocess host on 127.0.0.1: a flood of SOAK_FLOOD connections under ulimit -n
 # SOAK_NOFILE beside an honest game, SOAK_WAVES waves of SOAK_WAVE idle connections, a
-# churn of SOAK_CHURN connections, and a join flood of SOAK_JOINS seconds beside an honest
-# game.  `make test` runs the same tests small.  Figures: SECURITY.md.
+# churn of SOAK_CHURN connections, a join flood of SOAK_JOINS seconds beside an honest
+# game, and a reconnect flood from one address (SOAK_RECONNECT_PROCESSES processes for
+# SOAK_RECONNECT seconds) beside another.  `make test` runs the same tests small.
+# Figures: SECURITY.md.
 soak: $(STAMP)
 	DOMICILE_SOAK_NOFILE=$(SOAK_NOFILE) DOMICILE_SOAK_FLOOD=$(SOAK_FLOOD) \
 	DOMICILE_SOAK_WAVES=$(SOAK_WAVES) DOMICILE_SOAK_WAVE_SIZE=$(SOAK_WAVE) \
 	DOMICILE_SOAK_CHURN=$(SOAK_CHURN) DOMICILE_SOAK_JOIN_SECONDS=$(SOAK_JOINS) \
+	DOMICILE_SOAK_RECONNECT_SECONDS=$(SOAK_RECONNECT) \
+	DOMICILE_SOAK_RECONNECT_PROCESSES=$(SOAK_RECONNECT_PROCESSES) \
 	$(BIN)/pytest -p no:cacheprovider -q -s tests/hostile/test_hostile_descriptor_flood.py \
-		tests/hostile/test_hostile_waves.py tests/hostile/test_hostile_join_flood.py
+		tests/hostile/test_hostile_waves.py tests/hostile/test_hostile_join_flood.py \
+		tests/hostile/test_hostile_reconnect_flood.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis htmlcov .coverage .fuzz .chaos

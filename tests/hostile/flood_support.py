@@ -65,15 +65,17 @@ class Wave:
     failed: int = 0
 
 
-async def open_wave(port: int, count: int, *, concurrency: int = 50) -> Wave:
-    """Open ``count`` idle connections, ``concurrency`` at a time (each attempt bounded)."""
+async def open_wave(port: int, count: int, *, concurrency: int = 50, first: int = 0) -> Wave:
+    """Open ``count`` idle connections, ``concurrency`` at a time (each attempt bounded),
+    the ``first``-th connection's source address on (a wave from fresh addresses is not
+    held back by the host's connection rate per address)."""
     wave = Wave()
     gate = asyncio.Semaphore(concurrency)
 
     async def one(index: int) -> None:
         async with gate:
             try:
-                wave.opened.append(await flood_connection(port, index))
+                wave.opened.append(await flood_connection(port, first + index))
             except (OSError, TimeoutError, Exception):
                 wave.failed += 1
 
@@ -99,12 +101,14 @@ async def close_wave(wave: Wave) -> None:
     wave.opened.clear()
 
 
-async def churn(port: int, total: int, *, concurrency: int = 20, seconds: float = 600.0) -> int:
-    """Connect, read the Welcome, close: ``total`` times (or until ``seconds`` pass); how
-    many completed."""
+async def churn(
+    port: int, total: int, *, concurrency: int = 20, seconds: float = 600.0, first: int = 0
+) -> int:
+    """Connect, read the Welcome, close: ``total`` times (or until ``seconds`` pass), the
+    ``first``-th connection's source address on (as :func:`open_wave`); how many completed."""
     done = 0
     deadline = time.monotonic() + seconds
-    counter = iter(range(total))
+    counter = iter(range(first, first + total))
 
     async def worker() -> None:
         nonlocal done
@@ -142,6 +146,13 @@ def resident_bytes(pid: int) -> int:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) * 1024
     raise AssertionError(f"no VmRSS for process {pid}")
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user and system) process ``pid`` has used so far (Linux ``/proc``)."""
+    with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def open_descriptors(pid: int) -> int:

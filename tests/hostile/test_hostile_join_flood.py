@@ -20,7 +20,7 @@ import secrets
 import time
 from pathlib import Path
 
-from flood_support import FloodedHost, flood_connection, honest_pair
+from flood_support import FloodedHost, cpu_seconds, flood_connection, honest_pair
 from live_support import same_transcripts
 
 from domicile_p2p.net import wire
@@ -34,12 +34,6 @@ SECONDS = float(os.environ.get("DOMICILE_SOAK_JOIN_SECONDS", "5"))
 WORKERS = 8
 ADDRESSES = 600
 """Source addresses the flood cycles through (each is allowed 5 failures a minute)."""
-
-
-def _cpu_seconds(pid: int) -> float:
-    with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
-        fields = stat.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _malformed_join() -> wire.Join:
@@ -99,7 +93,7 @@ async def test_a_join_flood_from_many_addresses_leaves_the_honest_game_whole(
     flood: JoinFlood | None = None
     try:
         await host.start()
-        started, cpu_before = time.monotonic(), _cpu_seconds(host.pid)
+        started, cpu_before = time.monotonic(), cpu_seconds(host.pid)
         flood = JoinFlood(host.port, SECONDS)
         await asyncio.sleep(min(2.0, SECONDS / 2))
         bots = honest_pair(tmp_path, host.port, CODE)
@@ -107,7 +101,7 @@ async def test_a_join_flood_from_many_addresses_leaves_the_honest_game_whole(
         game_over = time.monotonic() - started
         await flood.wait()
         elapsed = time.monotonic() - started
-        cpu = _cpu_seconds(host.pid) - cpu_before
+        cpu = cpu_seconds(host.pid) - cpu_before
         ended = await host.wait_for("game-ended", 60)
         repeated = await _malformed_joins_from_one_address(
             host.port, HostLimits().join_failures + 2

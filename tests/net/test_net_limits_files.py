@@ -7,7 +7,12 @@ import stat
 from pathlib import Path
 
 from domicile_p2p.net.adapters.files import append_durably, read_lines, write_atomic
-from domicile_p2p.net.sessions.limits import MAX_TRACKED_ADDRESSES, FailureLimiter, TokenBucket
+from domicile_p2p.net.sessions.limits import (
+    MAX_TRACKED_ADDRESSES,
+    ConnectionRate,
+    FailureLimiter,
+    TokenBucket,
+)
 
 
 def test_token_bucket_allows_bursts_then_the_average_rate() -> None:
@@ -37,6 +42,29 @@ def test_failure_limiter_memory_is_bounded() -> None:
     assert limiter.tracked == MAX_TRACKED_ADDRESSES
     assert limiter.retry_after(f"address-{MAX_TRACKED_ADDRESSES + 9}", now) is not None
     assert limiter.retry_after("address-0", now) is None, "the oldest was forgotten"
+
+
+def test_connection_rate_allows_a_burst_per_address_then_the_average_rate() -> None:
+    rate = ConnectionRate(rate=4.0, burst=3.0)
+    assert [rate.admit("10.0.0.9", 0.0) for _ in range(4)] == [True, True, True, False]
+    assert rate.admit("10.0.0.8", 0.0), "another address has its own burst"
+    assert not rate.admit("10.0.0.9", 0.2), "refused attempts earn nothing"
+    assert rate.admit("10.0.0.9", 0.25)
+    assert not rate.admit("10.0.0.9", 0.25)
+    assert [rate.admit("10.0.0.9", 10.0) for _ in range(4)] == [True, True, True, False]
+
+
+def test_connection_rate_forgets_refilled_addresses_first_and_stays_bounded() -> None:
+    rate = ConnectionRate(rate=1.0, burst=2.0, max_tracked=3)
+    assert rate.admit("flooder", 0.0) and rate.admit("flooder", 0.0)
+    assert not rate.admit("flooder", 0.5)
+    assert rate.admit("a", 0.5) and rate.admit("b", 0.5)
+    assert rate.admit("c", 0.6), "at the bound, a new address is still admitted"
+    assert rate.tracked == 3
+    assert not rate.admit("flooder", 0.7), "the flooder's empty bucket was not the one dropped"
+    for index in range(100):
+        rate.admit(f"spray-{index}", 50.0 + index)
+    assert rate.tracked <= 3
 
 
 def test_write_atomic_replaces_and_keeps_secrets_private(tmp_path: Path) -> None:

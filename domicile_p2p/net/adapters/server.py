@@ -28,10 +28,13 @@ remote player.
 from __future__ import annotations
 
 import asyncio
+import asyncio.sslproto as sslproto
 import contextlib
 import itertools
 import logging
+import socket
 import ssl
+import struct
 import threading
 from collections import deque
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -42,6 +45,7 @@ from typing import Any, Final, Protocol
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 from websockets.protocol import State
+from websockets.server import ServerProtocol
 
 from domicile_p2p.net.adapters.disk_trouble import DiskTrouble
 from domicile_p2p.net.adapters.memory_release import MemoryRelease
@@ -69,9 +73,19 @@ CLOSE_TOO_BIG: Final = 1009
 DISK_THREADS: Final = 16
 """Disk threads at most: the tables of a group commit sync this many at once."""
 TLS_READ_CHUNK: Final = 32 * 1024
-"""Bytes asyncio's TLS layer reads from a connection's socket at once.  Its default is a
-256 KiB buffer per connection, filled with zeros up front: 1.75 GiB for 7,000
-connections, when a frame here is at most 64 KiB and usually under 1 KiB."""
+"""Bytes asyncio's TLS layer reads from a seated (or watching) connection's socket at once.
+Its default is a 256 KiB buffer per connection, filled with zeros up front: 1.75 GiB for
+7,000 connections, when a frame here is at most 64 KiB and usually under 1 KiB."""
+TLS_UNPROVEN_CHUNK: Final = 4 * 1024
+"""The same until the connection has proven the join code (or its seat's key): from the
+accept on, so a connection that never finishes its handshake, or sits idle after the
+Welcome, holds 4 KiB for it, not 256 KiB.  What it sends before that is a few small frames."""
+
+ACCEPT_BACKLOG: Final = 100
+"""Connections the kernel keeps waiting for an accept (asyncio's own default)."""
+REFUSED_PER_TURN: Final = 64
+"""Connections refused at accept in one turn of the event loop at most, before it serves
+the others (the listening socket is still readable: the loop comes back to it)."""
 
 _logger = logging.getLogger(__name__)
 
@@ -363,12 +377,16 @@ class HostServer:
     # ------------------------------------------------------------- lifecycle
 
     async def listen(self, host: str, port: int, context: ssl.SSLContext) -> int:
-        """Start accepting TLS websocket connections; returns the port (useful with 0)."""
+        """Start accepting TLS websocket connections; returns the port (useful with 0).
+
+        The session says at accept which connections may open (:meth:`HostSession.admits`):
+        the listening socket resets the others before asyncio sees them, so they cost no
+        TLS handshake, no transport and no websocket.
+        """
+        gate = _AcceptGate(self.session, self._clock, self.hooks.log)
         self._server = await serve(
             self._handle,
-            host,
-            port,
-            ssl=context,
+            sock=_gated_listener(host, port, gate),
             max_size=MAX_FRAME,
             max_queue=32,
             compression=None,  # no decompression bombs; frames are small anyway
@@ -377,7 +395,8 @@ class HostServer:
             ping_timeout=20,
             close_timeout=2,
             server_header=None,
-            create_connection=WatchedConnection,
+            # TLS is this factory's own layer (``_LeanTLS``), not ``ssl=context``.
+            create_connection=_tls_connections(context, handshake_timeout=10, shutdown_timeout=2),
         )
         loop = asyncio.get_running_loop()
         self._memory = MemoryRelease(loop)
@@ -533,14 +552,17 @@ class HostServer:
         if isinstance(websocket, WatchedConnection):
             websocket.after_read = direct.check
         bound_socket(websocket.transport, self.outbox_limits.socket_buffer)
-        _lean_tls_reads(websocket.transport)
         remote = _format_remote(websocket.remote_address)
+        proven = False
         try:
             self.apply(self.session.connect(connection, remote, self._clock()))
             async for frame in websocket:
                 if outbox.closing is not None or direct.over:
                     break
                 self._feed(connection, frame)
+                if not proven and self.session.authenticated(connection):
+                    proven = True
+                    _widen_tls_reads(websocket.transport)
         except ConnectionClosed as closed:
             if closed.sent is not None and closed.sent.code == CLOSE_TOO_BIG:
                 # websockets refused a frame over max_size and closed this connection.
@@ -600,6 +622,76 @@ class HostServer:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         return task
+
+
+class _AcceptGate:
+    """Asks the session whether a connection just accepted may open; the refused ones are
+    logged as one ``refused-at-accept`` line a second at most, counting those folded into
+    it (a flood refused at hundreds a second must not become hundreds of lines)."""
+
+    def __init__(
+        self,
+        session: HostSession,
+        clock: Callable[[], float],
+        log: Callable[[str, Mapping[str, Any]], None],
+    ) -> None:
+        self._session = session
+        self._clock = clock
+        self._log = log
+        self._logged_at: float | None = None
+        self._folded = 0
+
+    def __call__(self, address: Any) -> bool:
+        remote = _format_remote(address)
+        now = self._clock()
+        if self._session.admits(remote, now):
+            return True
+        self._folded += 1
+        if self._logged_at is None or now - self._logged_at >= 1.0:
+            self._log(
+                "refused-at-accept",
+                {"remote": remote, "refused": self._folded, "reason": "over its connection rate"},
+            )
+            self._logged_at, self._folded = now, 0
+        return False
+
+
+class _GatedListener(socket.socket):
+    """A listening socket whose ``accept`` returns only the connections ``admits`` lets in.
+
+    asyncio's loop calls ``accept`` on the socket it serves; a refused connection is reset
+    here (``SO_LINGER`` 0: no ``TIME_WAIT`` kept for it) before a byte of it is read, so
+    its TLS handshake never starts.
+    """
+
+    admits: Callable[[Any], bool]
+
+    def accept(self) -> tuple[socket.socket, Any]:
+        for _ in range(REFUSED_PER_TURN):
+            connection, address = super().accept()  # BlockingIOError: none left
+            if self.admits(address):
+                return connection, address
+            with contextlib.suppress(OSError):
+                connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            connection.close()
+        raise BlockingIOError("refused enough for one turn of the loop")
+
+
+def _gated_listener(host: str, port: int, admits: Callable[[Any], bool]) -> _GatedListener:
+    """A socket listening on ``host:port`` (the first address ``host`` names), gated."""
+    family, kind, proto, _, address = socket.getaddrinfo(
+        host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+    )[0]
+    listener = _GatedListener(family, kind, proto)
+    listener.admits = admits
+    try:
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind(address)
+        listener.listen(ACCEPT_BACKLOG)
+    except BaseException:
+        listener.close()
+        raise
+    return listener
 
 
 ExceptionHandler = Callable[[asyncio.AbstractEventLoop, dict[str, Any]], object]
@@ -679,12 +771,39 @@ class LocalLink:
             self._server._local_closed(self.connection)
 
 
-def _lean_tls_reads(transport: asyncio.BaseTransport) -> None:
-    """Give asyncio's TLS layer of ``transport`` a read buffer of :data:`TLS_READ_CHUNK`.
+class _LeanTLS(sslproto.SSLProtocol):
+    """asyncio's own TLS layer (``loop.create_server(ssl=...)`` makes the same one), with a
+    read buffer of :data:`TLS_UNPROVEN_CHUNK` from the start instead of 256 KiB."""
 
-    asyncio offers no option for it: this sets the private buffer of CPython's
-    ``asyncio.sslproto.SSLProtocol`` (3.11+), and leaves any other transport as it is.
-    """
+    max_size = TLS_UNPROVEN_CHUNK
+
+
+def _tls_connections(
+    context: ssl.SSLContext, *, handshake_timeout: int, shutdown_timeout: int
+) -> Any:
+    """websockets' ``create_connection`` for a server listening without ``ssl=``: each
+    connection wrapped in a :class:`_LeanTLS` layer, which asyncio drives on the socket and
+    which hands the websocket its decrypted stream once the TLS handshake is done."""
+
+    def create(protocol: ServerProtocol, server: Server, **options: Any) -> _LeanTLS:
+        connection = WatchedConnection(protocol, server, **options)
+        return _LeanTLS(
+            asyncio.get_running_loop(),
+            connection,
+            context,
+            None,  # type: ignore[arg-type]  # no waiter: websockets' handler is told instead
+            server_side=True,
+            ssl_handshake_timeout=handshake_timeout,
+            ssl_shutdown_timeout=shutdown_timeout,
+        )
+
+    return create
+
+
+def _widen_tls_reads(transport: asyncio.BaseTransport) -> None:
+    """Give the TLS layer of ``transport`` (a connection that proved itself) a read buffer
+    of :data:`TLS_READ_CHUNK` (the private buffer of CPython's ``SSLProtocol``, 3.11+; any
+    other transport is left as it is)."""
     protocol = getattr(transport, "_ssl_protocol", None)
     if protocol is None or not isinstance(getattr(protocol, "_ssl_buffer", None), bytearray):
         return

@@ -6,6 +6,7 @@ Theory of operation
 The asyncio adapter (``adapters/server.py``) tells it what happened and carries out
 what it returns, in order::
 
+    admits(remote, now)                may a connection from there open? (asked at accept)
     connect(conn, remote, now)         a TLS websocket connection opened
     receive(conn, message, now)        a frame decoded into a wire message
     reject_frame(conn, error, now)     a frame the codec refused (WireError)
@@ -96,7 +97,7 @@ from domicile_p2p.net.sessions.effects import (
 from domicile_p2p.net.sessions.guards.heads import HeadClaim
 from domicile_p2p.net.sessions.guards.sandglass import SandGlass
 from domicile_p2p.net.sessions.guards.setup import DEFAULT_SETUP_TIMEOUT, SetupWatch
-from domicile_p2p.net.sessions.limits import FailureLimiter, TokenBucket
+from domicile_p2p.net.sessions.limits import ConnectionRate, FailureLimiter, TokenBucket
 from domicile_p2p.net.sessions.room import (
     EventObject,
     Refusal,
@@ -172,6 +173,12 @@ class HostLimits:
     one is refused.  ``domicile host`` sizes it to the process's descriptor limit."""
     max_per_address: int = 64
     """Network connections one remote address may have open at once; one more is refused."""
+    connection_rate: float = 32.0
+    """New network connections one remote address may open per second on average, in
+    bursts of up to ``max_per_address``.  The adapter asks at accept
+    (:meth:`HostSession.admits`): one more is closed before its TLS handshake, so an
+    address reconnecting as fast as it can costs the host an accept and a close each
+    time, not a handshake."""
     setup_timeout: float = DEFAULT_SETUP_TIMEOUT
     """Seconds a setup step may take before the game is aborted, naming who held it up."""
     max_spectators: int = 16
@@ -305,6 +312,9 @@ class HostSession:
         """address -> its network connections open now."""
         self._open_counted = 0
         """Network connections open now (``max_connections``)."""
+        self._connection_rate = ConnectionRate(
+            self.limits.connection_rate, self.limits.max_per_address
+        )
         self._setup = SetupWatch(self.limits.setup_timeout)
         self._sand_glass = SandGlass()
         self._chat: dict[tuple[int, int], _ChatBudget] = {}
@@ -318,6 +328,11 @@ class HostSession:
     def spectators(self, table: int) -> int:
         """How many connections watch ``table`` now."""
         return len(self._spectators.get(table, ()))
+
+    def authenticated(self, connection: ConnectionId) -> bool:
+        """Whether ``connection`` has proven the code (seated or watching) or its seat's key."""
+        state = self._connections.get(connection)
+        return state is not None and state.phase in (_Phase.SEATED, _Phase.WATCHING)
 
     def next_deadline(self) -> float | None:
         pending = [
@@ -340,6 +355,14 @@ class HostSession:
         return min(pending, default=None)
 
     # ------------------------------------------------------------- inputs
+
+    def admits(self, remote: str, now: float) -> bool:
+        """Whether a network connection from ``remote`` may open now (``connection_rate``).
+
+        Asked before :meth:`connect`, when the socket is accepted and before anything is
+        read from it: a refused one is closed there and never reaches the session.
+        """
+        return self._connection_rate.admit(_remote_host(remote), now)
 
     def connect(
         self, connection: ConnectionId, remote: str, now: float, *, counted: bool = True

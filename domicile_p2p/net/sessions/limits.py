@@ -4,6 +4,9 @@
 - :class:`FailureLimiter`: how many wrong join codes one remote address may
   try; after that it is refused until the window has passed, so guessing a
   16-bit code online takes longer than any game night.
+- :class:`ConnectionRate`: how fast one remote address may open connections;
+  the adapter asks it at accept, so an address reconnecting as fast as it can
+  is refused before its TLS handshake costs the host anything.
 """
 
 from __future__ import annotations
@@ -90,3 +93,47 @@ class FailureLimiter:
             self._failures[address] = failures
         failures.append(now)
         return len(failures)
+
+
+class ConnectionRate:
+    """At most ``rate`` new connections a second per address on average, ``burst`` at once.
+
+    One :class:`TokenBucket` per address.  A bucket that has refilled is the same as no
+    bucket, so at ``max_tracked`` addresses the refilled ones are forgotten, or else the
+    fullest one: spraying from many addresses bounds the memory, and what forgetting a
+    bucket gives back to its address (a fresh burst) is as little as it can be.
+    """
+
+    def __init__(self, rate: float, burst: float, max_tracked: int = MAX_TRACKED_ADDRESSES) -> None:
+        if rate <= 0 or burst < 1 or max_tracked < 1:
+            raise ValueError("a connection rate needs rate > 0, burst >= 1 and max_tracked >= 1")
+        self.rate = rate
+        self.burst = burst
+        self.max_tracked = max_tracked
+        self._buckets: dict[str, TokenBucket] = {}
+
+    @property
+    def tracked(self) -> int:
+        """How many addresses have a bucket now."""
+        return len(self._buckets)
+
+    def admit(self, address: str, now: float) -> bool:
+        """Whether ``address`` may open one more connection at ``now`` (counted if so)."""
+        bucket = self._buckets.get(address)
+        if bucket is None:
+            if len(self._buckets) >= self.max_tracked:
+                self._forget(now)
+            bucket = self._buckets[address] = TokenBucket(self.rate, self.burst)
+        return bucket.allow(now)
+
+    def _forget(self, now: float) -> None:
+        """Make room for one address: drop every refilled bucket, or else the fullest."""
+        tokens = {
+            address: self.burst
+            if bucket.updated is None
+            else bucket.tokens + (now - bucket.updated) * self.rate
+            for address, bucket in self._buckets.items()
+        }
+        refilled = [address for address, held in tokens.items() if held >= self.burst]
+        for address in refilled or [max(tokens, key=tokens.__getitem__)]:
+            del self._buckets[address]
