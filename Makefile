@@ -18,6 +18,7 @@ SOAK_CHURN    ?= 20000
 SOAK_JOINS    ?= 60
 SOAK_RECONNECT ?= 30
 SOAK_RECONNECT_PROCESSES ?= 4
+SOAK_RECONNECT_RATE ?= 32
 
 .PHONY: play test lint typecheck contracts pytest simulate bench bench-large fuzz chaos soak clean
 
@@ -84,7 +85,7 @@ chaos: $(STAMP)
 # SOAK_NOFILE beside an honest game, SOAK_WAVES waves of SOAK_WAVE idle connections, a
 # churn of SOAK_CHURN connections, a join flood of SOAK_JOINS seconds beside an honest
 # game, and a reconnect flood from one address (SOAK_RECONNECT_PROCESSES processes for
-# SOAK_RECONNECT seconds) beside another.  `make test` runs the same tests small.
+# SOAK_RECONNECT seconds, at the host's default --connection-rate) beside another.  `make test` runs the same tests small.
 # Figures: SECURITY.md.
 soak: $(STAMP)
 	DOMICILE_SOAK_NOFILE=$(SOAK_NOFILE) DOMICILE_SOAK_FLOOD=$(SOAK_FLOOD) \
@@ -92,6 +93,7 @@ soak: $(STAMP)
 	DOMICILE_SOAK_CHURN=$(SOAK_CHURN) DOMICILE_SOAK_JOIN_SECONDS=$(SOAK_JOINS) \
 	DOMICILE_SOAK_RECONNECT_SECONDS=$(SOAK_RECONNECT) \
 	DOMICILE_SOAK_RECONNECT_PROCESSES=$(SOAK_RECONNECT_PROCESSES) \
+	DOMICILE_SOAK_RECONNECT_RATE=$(SOAK_RECONNECT_RATE) \
 	$(BIN)/pytest -p no:cacheprovider -q -s tests/hostile/test_hostile_descriptor_flood.py \
 		tests/hostile/test_hostile_waves.py tests/hostile/test_hostile_join_flood.py \
 		tests/hostile/test_hostile_reconnect_flood.py

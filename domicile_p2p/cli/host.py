@@ -155,6 +155,17 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         ),
     )
     parser.add_argument(
+        "--connection-rate",
+        type=float,
+        default=_DEFAULT_LIMITS.connection_rate,
+        metavar="N",
+        help=(
+            "new connections one address may open a second, in bursts of --max-per-address; "
+            "more are closed at once, before TLS "
+            f"(default {_DEFAULT_LIMITS.connection_rate:g})"
+        ),
+    )
+    parser.add_argument(
         "--games",
         type=int,
         default=1,
@@ -235,6 +246,8 @@ def config_from(args: argparse.Namespace) -> HostConfig:
         raise CommandError(f"--code: {exc}") from None
     if args.bot_delay is not None and args.bot_delay < 0:
         raise CommandError("--bot-delay cannot be negative")
+    if not args.connection_rate > 0:
+        raise CommandError("--connection-rate is more than 0")
     if args.max_per_address < 1:
         raise CommandError("--max-per-address is at least 1")
     if args.lobby_wait < 0:
@@ -271,6 +284,7 @@ def config_from(args: argparse.Namespace) -> HostConfig:
             setup_timeout=args.setup_timeout,
             max_connections=max_connections(args.max_connections, args.tables),
             max_per_address=args.max_per_address,
+            connection_rate=args.connection_rate,
         ),
         gc_thaw_every=args.gc_thaw_every,
     )

@@ -14,6 +14,7 @@ from domicile_p2p.net.adapters.host import HostConfig
 from domicile_p2p.net.adapters.store import StoredTable
 from domicile_p2p.net.join.codes import JoinCode
 from domicile_p2p.net.sessions.guards.setup import DEFAULT_SETUP_TIMEOUT
+from domicile_p2p.net.sessions.host import HostLimits
 from domicile_p2p.net.sessions.room import RoomConfig
 from domicile_p2p.rules import Difficulty
 
@@ -35,6 +36,11 @@ def test_a_host_takes_a_thousand_tables_and_a_setup_timeout(tmp_path: Path) -> N
     assert _config(tmp_path, "--gc-thaw-every", "60").gc_thaw_every == 60.0
 
 
+def test_a_host_takes_a_connection_rate(tmp_path: Path) -> None:
+    assert _config(tmp_path).limits.connection_rate == HostLimits().connection_rate
+    assert _config(tmp_path, "--connection-rate", "2.5").limits.connection_rate == 2.5
+
+
 def test_a_host_takes_a_sand_glass_and_keeps_it_with_the_table(tmp_path: Path) -> None:
     assert _config(tmp_path).timer is None
     config = _config(tmp_path, "--timer", "90")
@@ -53,6 +59,7 @@ def test_a_host_takes_a_sand_glass_and_keeps_it_with_the_table(tmp_path: Path) -
         (("--code", "10000-raven-lantern"), "1 to 9999"),
         (("--timer", "9"), "--timer is 10 to 3600 seconds, not 9"),
         (("--timer", "3601"), "--timer is 10 to 3600 seconds"),
+        (("--connection-rate", "0"), "--connection-rate is more than 0"),
     ],
 )
 def test_out_of_range_options_are_refused_saying_why(
