@@ -17,6 +17,7 @@ from domicile_p2p.fairness.deal import deal_secrets, deal_tableau
 from domicile_p2p.rules import (
     CATEGORY_ORDER,
     GROUP_GIVE_SIZE,
+    PROTOCOL_VERSION,
     Action,
     Category,
     Column,
@@ -67,8 +68,9 @@ def table(
     investigators: int = 3,
     difficulty: Difficulty = Difficulty.NORMAL,
     dream_cards: Sequence[str] = DREAMS,
+    protocol: int = PROTOCOL_VERSION,
 ) -> TableConfig:
-    return TableConfig(difficulty, NAMES[:investigators], tuple(dream_cards))
+    return TableConfig(difficulty, NAMES[:investigators], tuple(dream_cards), protocol=protocol)
 
 
 # --------------------------------------------------------------------------- hand-picked setups
@@ -150,9 +152,11 @@ def manual_game(
     culprit: int = 1,
     deck: Sequence[str] | None = None,
     reshuffle: Reshuffle = sorted_reshuffle,
+    protocol: int = PROTOCOL_VERSION,
 ) -> Replay:
-    """A game with a hand-picked tableau and columns, the dream deck in pack order."""
-    config = table(investigators, difficulty, dream_cards)
+    """A game with a hand-picked tableau and columns, the dream deck in pack order (protocol 2
+    for the rules of version 2: small packs, a group give of what the hand holds)."""
+    config = table(investigators, difficulty, dream_cards, protocol)
     tableau = tableau_for(config)
     secret = secret_for(config, tableau, culprit=culprit, deck=deck, reshuffle=reshuffle)
     return start(config, tableau, secret)
@@ -164,9 +168,10 @@ def dealt_game(
     investigators: int = 3,
     difficulty: Difficulty = Difficulty.NORMAL,
     dream_cards: Sequence[str] = DREAMS,
+    protocol: int = PROTOCOL_VERSION,
 ) -> Replay:
     """A game dealt by the fairness layer from two 32-byte keys."""
-    config = table(investigators, difficulty, dream_cards)
+    config = table(investigators, difficulty, dream_cards, protocol)
     tableau = deal_tableau(joint_seed, POOL, config.rules.tableau_size(investigators))
     return start(config, tableau, deal_secrets(ghost_key, config, tableau))
 
@@ -207,9 +212,14 @@ def play_round(replay: Replay, correct: Collection[int] | None = None) -> Replay
     """One Stage One round: one dream each, markers on the right card for the seats in
     ``correct`` (every active seat when ``None``) and a wrong one for the others, the séance."""
     assert replay.secret.stage is Stage.PLOT and replay.secret.phase is Phase.DREAMS
-    active = replay.secret.active_seats
-    for seat in active:
+    for seat in replay.secret.active_seats:
         replay = give_one(replay, seat)
+    return play_round_from_served(replay, correct)
+
+
+def play_round_from_served(replay: Replay, correct: Collection[int] | None = None) -> Replay:
+    """The rest of :func:`play_round` once every active seat has been served."""
+    active = replay.secret.active_seats
     for seat in active:
         lucky = correct is None or seat in correct
         card = right_card(replay.secret, seat) if lucky else wrong_card(replay.secret, seat)

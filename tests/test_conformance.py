@@ -13,16 +13,25 @@ import re
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
+from domicile_p2p.fairness.seeds import SelfplaySeeds
 from domicile_p2p.transcript import Check
 from domicile_p2p.transcript.errors import HOST, party
-from domicile_p2p.transcript.files import read_transcript
+from domicile_p2p.transcript.files import encode_transcript, read_transcript
+from domicile_p2p.transcript.forge import entries_of, seal
+from domicile_p2p.transcript.schema import GenesisBody
+from domicile_p2p.transcript.selfplay import Seating
 from domicile_p2p.transcript.verify import verify
 
 PROTOCOL = Path(__file__).resolve().parents[1] / "protocol"
 GAMES = PROTOCOL / "vectors" / "games"
 EXPECTED: dict[str, Any] = json.loads((GAMES / "expected.json").read_text("utf-8"))["results"]
+PROTOCOL_2_GAMES = Path(__file__).resolve().parent / "data" / "protocol-v2"
+PROTOCOL_2: dict[str, Any] = json.loads((PROTOCOL_2_GAMES / "expected.json").read_text("utf-8"))[
+    "results"
+]
 CHECK_NUMBERS = {number: check for number, check in enumerate(list(Check)[:12], start=1)}
 
 
@@ -36,10 +45,37 @@ def _first_failure(report_error: Any) -> tuple[str, int, str] | None:
 def test_verify_reports_the_expected_first_failure(name: str) -> None:
     expected = EXPECTED[name]
     report = verify(GAMES / f"{name}.jsonl", jobs=1)
+    assert report.recognized == expected["recognized"]
     assert report.valid == expected["valid"]
     error = expected["error"]
     wanted = None if error is None else (error["check"], error["seq"], error["party"])
     assert _first_failure(report.error) == wanted, report.summary
+
+
+@pytest.mark.parametrize("name", sorted(PROTOCOL_2))
+def test_protocol_2_games_still_verify_under_protocol_2s_rules(name: str) -> None:
+    # Kept from protocol 2's vectors: their refreshes draw 2 and 5 cards and their packs hold
+    # 12 dreams, both refused by protocol 3; protocol 2's rules accept them.
+    expected = PROTOCOL_2[name]
+    report = verify(PROTOCOL_2_GAMES / f"{name}.jsonl", jobs=1)
+    assert report.recognized and report.valid == expected["valid"]
+    error = expected["error"]
+    wanted = None if error is None else (error["check"], error["seq"], error["party"])
+    assert _first_failure(report.error) == wanted, report.summary
+    assert [{"name": c.name, "ok": c.ok} for c in report.checks] == expected["checks"]
+
+
+def test_a_protocol_2_game_relabelled_protocol_3_fails_protocol_3s_rules() -> None:
+    events = read_transcript(PROTOCOL_2_GAMES / "honest.jsonl")
+    entries = entries_of(events)
+    genesis = entries[0].body
+    assert isinstance(genesis, GenesisBody) and genesis.protocol == 2
+    entries[0] = entries[0].with_body(msgspec.structs.replace(genesis, protocol=3))
+    keys = Seating.from_seeds(SelfplaySeeds.from_number(125), 2)  # the vectors' seed then
+    report = verify(encode_transcript(seal(entries, host=keys.host, seats=keys.identities)))
+    assert _first_failure(report.error) == (Check.GENESIS.value, 0, HOST)
+    assert report.error is not None
+    assert "needs at least 16 dream cards, but the pack has 12" in report.error.reason
 
 
 def test_every_vector_game_has_an_expectation() -> None:

@@ -26,6 +26,7 @@ from domicile_p2p.packs import (
     load_default_pack,
     load_pack,
 )
+from domicile_p2p.rules import MIN_DREAM_CARDS
 
 FILES = ("pack.toml", "characters.toml", "locations.toml", "items.toml", "dreams.toml")
 Docs = dict[str, dict[str, Any]]
@@ -301,13 +302,22 @@ def test_check_table_too_few_investigator_cards(pack: Pack) -> None:
 
 
 def test_check_table_too_few_dreams(copy: PackCopy) -> None:
-    del copy.cards("dreams.toml")[12:]
+    del copy.cards("dreams.toml")[18:]
     copy.write("dreams.toml")
     small = load_pack(copy.dir)
-    small.check_table(1, 4)  # 7 + 3 = 10 dreams
-    with pytest.raises(PackError, match=r"needs at least 13 dream cards .* only 12") as caught:
-        small.check_table(2, 6)
+    small.check_table(3, 6)  # 7 + 3 x 3 = 16 dreams
+    with pytest.raises(PackError, match=r"needs at least 19 dream cards .* only 18") as caught:
+        small.check_table(4, 7)
     assert str(copy.dir) in str(caught.value)
+
+
+def test_check_table_never_takes_fewer_dreams_than_the_rules_minimum(copy: PackCopy) -> None:
+    # One investigator's first give needs only 7 + 3 = 10; protocol 3 needs 16 at any table.
+    del copy.cards("dreams.toml")[MIN_DREAM_CARDS - 1 :]
+    copy.write("dreams.toml")
+    small = load_pack(copy.dir)
+    with pytest.raises(PackError, match=rf"needs at least {MIN_DREAM_CARDS} dream cards"):
+        small.check_table(1, 4)
 
 
 @pytest.mark.parametrize(("investigators", "tableau"), [(0, 4), (3, 2), (-1, 0)])
@@ -570,7 +580,9 @@ def test_a_minimal_custom_pack_loads(copy: PackCopy) -> None:
     assert [len(small.category(c)) for c in CATEGORIES] == [3, 3, 3]
     assert len(small.dreams) == 10
     assert small.source == copy.dir
-    small.check_table(1, 3)
+    # It loads, but no table plays fewer than the rules' 16 dreams (protocol 3).
+    with pytest.raises(PackError, match="needs at least 16 dream cards"):
+        small.check_table(1, 3)
 
 
 # --- the built-in pack's record (what `domicile verify` checks without loading the pack) ----

@@ -16,9 +16,11 @@ from rules_support import (
 )
 
 from domicile_p2p.rules import (
+    MIN_DREAM_CARDS,
     BadGive,
     Chat,
     CulpritSeance,
+    Difficulty,
     FalseVerdict,
     GameOver,
     Give,
@@ -181,10 +183,10 @@ def test_a_lone_investigator_accuses_their_own_character() -> None:
     assert culprit_seance(replay).secret.outcome is Outcome.WON
 
 
-def test_when_the_hand_runs_short_the_group_gets_what_is_left() -> None:
-    # Five dream cards for two investigators: the end of Stage One draws the
-    # hand back up from the discard pile, and each wrong accusation keeps its dreams.
-    replay = manual_game(2, dream_cards=dreams(5), culprit=2)
+def test_protocol_2_gives_the_group_what_is_left_when_the_hand_runs_short() -> None:
+    # Five dream cards for two investigators (protocol 2 allowed it): the end of Stage One
+    # draws the hand back up from the discard pile, each wrong accusation keeps its dreams.
+    replay = manual_game(2, dream_cards=dreams(5), culprit=2, protocol=2)
     for _ in range(3):
         replay = play_round(replay)
     assert replay.secret.stage is Stage.CULPRIT
@@ -212,3 +214,34 @@ def test_when_the_hand_runs_short_the_group_gets_what_is_left() -> None:
         replay.run([Place(1, "char-02"), Lock(1), Place(2, "char-02"), Lock(2)])
     )
     assert replay.secret.outcome is Outcome.WON
+
+
+def test_at_the_smallest_pack_the_ghost_holds_seven_at_every_group_give() -> None:
+    # Sixteen dreams: Stage Two from day 4, three wrong accusations keep nine dreams face
+    # up, and the Ghost still holds seven on day 7: a group give of three is always there.
+    replay = solve_plot(manual_game(2, Difficulty.EASY, dreams(MIN_DREAM_CARDS), culprit=2))
+    innocent = replay.secret.investigator(1).found[0]
+    for day in range(4, 8):
+        assert (replay.secret.stage, replay.secret.phase, replay.secret.day) == (
+            Stage.CULPRIT,
+            Phase.DREAMS,
+            day,
+        )
+        assert replay.public.hand_size == 7
+        assert len(replay.secret.group_dreams) == 3 * (day - 4)
+        hand = replay.secrets.hand
+        for state in (replay.secret, replay.public):
+            refused(state, GroupGive(hand[:1]), BadGive, "exactly 3 dream cards, not 1")
+        replay = culprit_seance(accuse(replay, innocent))
+    assert replay.secret.outcome is Outcome.LOST
+
+
+def test_protocol_2_let_a_one_card_group_give_through_at_a_ten_card_pack() -> None:
+    # Issue 22's hole, kept for protocol 2's transcripts: on day 7 the hand holds 1 card.
+    replay = solve_plot(manual_game(2, Difficulty.EASY, dreams(10), culprit=2, protocol=2))
+    innocent = replay.secret.investigator(1).found[0]
+    for _ in range(3):
+        replay = culprit_seance(accuse(replay, innocent))
+    assert replay.public.hand_size == 1
+    replay = replay.apply(GroupGive(replay.secrets.hand))
+    assert replay.secret.phase is Phase.INVESTIGATION

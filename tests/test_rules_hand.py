@@ -11,12 +11,14 @@ from rules_support import (
     group_give,
     manual_game,
     play_round,
+    play_round_from_served,
     refused,
     reversed_reshuffle,
     solve_plot,
 )
 
 from domicile_p2p.rules import (
+    MIN_DREAM_CARDS,
     Difficulty,
     Give,
     NothingToDraw,
@@ -105,7 +107,8 @@ def test_stage_two_refreshes_follow_the_same_limits() -> None:
     assert replay.public.refreshes_used == 1
 
 
-def test_a_refresh_never_draws_back_the_hand_it_threw_away() -> None:
+def test_protocol_2_refreshes_into_a_short_hand_at_a_nearly_empty_deck() -> None:
+    """Protocol 2's rule, which its transcripts still replay by (protocol 3 refuses this)."""
     calls: list[tuple[int, tuple[str, ...]]] = []
 
     def recording(number: int, cards: tuple[str, ...]) -> tuple[str, ...]:
@@ -114,7 +117,7 @@ def test_a_refresh_never_draws_back_the_hand_it_threw_away() -> None:
 
     pack = dreams(10)
     deck = tuple(reversed(pack))  # dream-10 on top
-    replay = manual_game(1, Difficulty.EASY, pack, deck=deck, reshuffle=recording)
+    replay = manual_game(1, Difficulty.EASY, pack, deck=deck, reshuffle=recording, protocol=2)
     assert replay.secrets.hand == deck[:7] and replay.secrets.deck == deck[7:]
     replay = replay.apply(Refresh())
     # The new hand is drawn first: the deck's three cards, and the discard pile is
@@ -131,9 +134,9 @@ def test_a_refresh_never_draws_back_the_hand_it_threw_away() -> None:
     assert replay.public.reshuffles == 0
 
 
-def test_a_refresh_draws_through_a_reshuffle_of_the_earlier_discards() -> None:
+def test_protocol_2_refreshes_through_a_reshuffle_into_a_short_hand() -> None:
     pack = dreams(8)
-    replay = manual_game(1, Difficulty.EASY, pack, reshuffle=reversed_reshuffle)
+    replay = manual_game(1, Difficulty.EASY, pack, reshuffle=reversed_reshuffle, protocol=2)
     replay = play_round(replay)  # gives dream-01, draws dream-08; found: dream-01 discarded
     assert (replay.secrets.deck, replay.secrets.discard) == ((), ("dream-01",))
     replay = replay.apply(Refresh())
@@ -144,8 +147,8 @@ def test_a_refresh_draws_through_a_reshuffle_of_the_earlier_discards() -> None:
     assert replay.public.reshuffles == 1
 
 
-def test_a_refresh_with_nothing_to_draw_is_refused_and_costs_nothing() -> None:
-    replay = manual_game(1, Difficulty.DIFFICULT, dreams(7))
+def test_protocol_2_refuses_a_refresh_with_nothing_to_draw_and_it_costs_nothing() -> None:
+    replay = manual_game(1, Difficulty.DIFFICULT, dreams(7), protocol=2)
     assert (replay.public.deck_size, replay.public.discard_size) == (0, 0)
     for state in (replay.secret, replay.public):
         refused(state, Refresh(), NothingToDraw, "deck and the discard pile are both empty")
@@ -162,12 +165,68 @@ def test_the_discard_pile_is_reshuffled_when_the_deck_runs_out() -> None:
         return reversed_reshuffle(number, cards)
 
     pack = dreams(8)
-    replay = manual_game(1, Difficulty.EASY, pack, reshuffle=recording)
-    replay = replay.apply(Refresh())  # hand: dream-08; discard: 1..7
+    replay = manual_game(1, Difficulty.EASY, pack, reshuffle=recording, protocol=2)
+    replay = replay.apply(Refresh())  # protocol 2: hand dream-08; discard: 1..7
     replay = replay.apply(Give(1, ("dream-08",)))
     # The deck ran out: the discard pile, sorted by id, was reshuffled (number 0).
     assert calls == [(0, pack[:7])]
     assert replay.secrets.hand == tuple(reversed(pack[:7]))
+    assert replay.public.reshuffles == 1
+
+
+def _wrong_day(replay: Replay, cards: int) -> Replay:
+    """A Stage One day of one investigator: ``cards`` dreams given, a wrong guess (they stay
+    face up with the investigator)."""
+    replay = replay.apply(Give(1, replay.secrets.hand[:cards]))
+    return play_round_from_served(replay, correct=())
+
+
+def test_a_refresh_that_cannot_draw_a_whole_new_hand_is_refused_and_costs_nothing() -> None:
+    # Issue 22's hole: a deck of 2 and an empty discard pile.  Protocol 2 refreshed into a
+    # hand of 2 with 7 on the discard pile; protocol 3 refuses, and Easy's refresh of the
+    # round is still there.
+    replay = _wrong_day(manual_game(1, Difficulty.EASY, dreams(MIN_DREAM_CARDS)), 7)
+    assert (replay.public.hand_size, replay.public.deck_size, replay.public.discard_size) == (
+        7,
+        2,
+        0,
+    )
+    for state in (replay.secret, replay.public):
+        refused(state, Refresh(), NothingToDraw, "hold 2 dream cards, fewer than a new hand of 7")
+    assert not _can_refresh(replay)
+    assert (replay.public.refreshes_used, replay.public.refreshes_this_round) == (0, 0)
+    # The same position under protocol 2: the short hand protocol 3 removed.
+    old = _wrong_day(manual_game(1, Difficulty.EASY, dreams(MIN_DREAM_CARDS), protocol=2), 7)
+    old = old.apply(Refresh())
+    assert (old.public.hand_size, old.public.deck_size, old.public.discard_size) == (2, 0, 7)
+
+
+def test_a_refresh_with_exactly_a_hand_to_draw_draws_it() -> None:
+    replay = _wrong_day(manual_game(1, Difficulty.EASY, dreams(MIN_DREAM_CARDS)), 2)
+    assert (replay.public.deck_size, replay.public.discard_size) == (7, 0)
+    deck = replay.secrets.deck
+    replay = replay.apply(Refresh())
+    assert replay.secrets.hand == deck
+    assert (replay.public.hand_size, replay.public.deck_size, replay.public.discard_size) == (
+        7,
+        0,
+        7,
+    )
+
+
+def test_a_refresh_draws_a_whole_hand_through_a_reshuffle_of_the_earlier_discards() -> None:
+    pack = dreams(MIN_DREAM_CARDS)
+    replay = manual_game(1, Difficulty.EASY, pack, reshuffle=reversed_reshuffle)
+    old_hand = replay.secrets.hand
+    replay = replay.apply(Give(1, old_hand))  # all seven; dream-08..14 drawn, 2 left
+    replay = play_round_from_served(replay)  # found: the seven go to the discard pile
+    assert (replay.public.deck_size, replay.public.discard_size) == (2, 7)
+    held = replay.secrets.hand
+    replay = replay.apply(Refresh())
+    # The deck's two, then the earlier discards reshuffled (not yet the hand thrown away).
+    assert replay.secrets.hand == (*pack[14:], *reversed(old_hand))[:7]
+    assert set(replay.secrets.hand).isdisjoint(held)
+    assert replay.secrets.discard == held
     assert replay.public.reshuffles == 1
 
 

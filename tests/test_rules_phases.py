@@ -236,7 +236,7 @@ def test_the_seance_offered_is_the_true_one() -> None:
 
 
 def test_an_empty_hand_offers_the_empty_give() -> None:
-    replay = manual_game(2, dream_cards=tuple(f"dream-{n:02d}" for n in range(1, 8)))
+    replay = manual_game(2, dream_cards=tuple(f"dream-{n:02d}" for n in range(1, 8)), protocol=2)
     replay = replay.apply(Give(1, replay.secrets.hand))
     gives = [action for action in legal_actions(replay.secret) if isinstance(action, Give)]
     assert gives == [Give(2, ())]

@@ -16,6 +16,7 @@ from rules_support import (
 )
 
 from domicile_p2p.rules import (
+    MIN_DREAM_CARDS,
     AlreadyServed,
     BadGive,
     BadVerdict,
@@ -137,7 +138,8 @@ def test_a_card_in_the_deck_is_not_in_the_hand_but_only_the_ghost_knows() -> Non
 
 
 def test_when_deck_and_discard_are_both_empty_the_hand_stays_short() -> None:
-    replay = manual_game(2, dream_cards=DREAMS[:9])
+    # Protocol 2 played packs this small; protocol 3 needs 16 dreams (the next test).
+    replay = manual_game(2, dream_cards=DREAMS[:9], protocol=2)
     replay = replay.apply(Give(1, DREAMS[:3]))
     # Two cards were left in the deck: the hand is drawn up to six and stays there.
     assert replay.secrets.hand == DREAMS[3:9]
@@ -149,8 +151,21 @@ def test_when_deck_and_discard_are_both_empty_the_hand_stays_short() -> None:
     assert replay.public.reshuffles == 0
 
 
+def test_stage_one_gives_can_still_leave_the_hand_short_under_protocol_3() -> None:
+    # The pack's minimum keeps Stage Two's hand full, not Stage One's: a Ghost whose own
+    # gives put all but two of the sixteen cards face up draws the two that are left.
+    replay = manual_game(2, dream_cards=DREAMS[:MIN_DREAM_CARDS])
+    replay = replay.apply(Give(1, DREAMS[:7])).apply(Give(2, DREAMS[7:14]))
+    assert replay.secrets.hand == DREAMS[14:16]
+    assert (replay.public.hand_size, replay.public.deck_size, replay.public.discard_size) == (
+        2,
+        0,
+        0,
+    )
+
+
 def test_an_empty_hand_gives_nothing() -> None:
-    replay = manual_game(2, dream_cards=DREAMS[:7])
+    replay = manual_game(2, dream_cards=DREAMS[:7], protocol=2)
     replay = replay.apply(Give(1, DREAMS[:7]))
     assert replay.secrets.hand == () and replay.public.hand_size == 0
     replay = replay.apply(Give(2, ()))

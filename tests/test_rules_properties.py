@@ -20,7 +20,10 @@ from domicile_p2p.fairness.deal import Reshuffler
 from domicile_p2p.rules import (
     CATEGORY_ORDER,
     GHOST,
+    HAND_SIZE,
     LAST_DAY,
+    MIN_DREAM_CARDS,
+    RULE_VERSIONS,
     Action,
     Column,
     CulpritSeance,
@@ -31,6 +34,7 @@ from domicile_p2p.rules import (
     Outcome,
     Phase,
     Place,
+    Refresh,
     SecretSetup,
     Stage,
     Tableau,
@@ -38,6 +42,7 @@ from domicile_p2p.rules import (
     View,
     legal_actions,
     public,
+    refresh_refusal,
     view,
 )
 
@@ -54,13 +59,19 @@ keys = st.binary(min_size=32, max_size=32)
 
 @st.composite
 def games(draw: st.DrawFn) -> Replay:
-    """A game dealt by the fairness layer; small dream packs make the deck run dry."""
+    """A game dealt by the fairness layer; small dream packs make the deck run dry.
+
+    Protocol 3 at its smallest packs, and protocol 2 (whose transcripts still replay) at
+    packs smaller than protocol 3 allows."""
+    protocol = draw(st.sampled_from(RULE_VERSIONS), label="protocol")
+    sizes = [3, 7, 10, 16, 30, 84] if protocol == 2 else [MIN_DREAM_CARDS, 17, 20, 30, 84]
     return dealt_game(
         draw(keys),
         draw(keys),
         investigators=draw(st.integers(1, 6)),
         difficulty=draw(st.sampled_from(Difficulty)),
-        dream_cards=dreams(draw(st.sampled_from([3, 7, 10, 16, 30, 84]))),
+        dream_cards=dreams(draw(st.sampled_from(sizes))),
+        protocol=protocol,
     )
 
 
@@ -106,6 +117,13 @@ def check_step(replay: Replay, dealt: Tableau) -> None:
     state = replay.secret
     hidden = state.secrets
     assert hidden is not None
+    if state.config.protocol >= 3:
+        # Protocol 3: the Ghost holds seven at every group give, and a refresh is offered
+        # only when a whole new hand can be drawn without the old one.
+        if (state.stage, state.phase) == (Stage.CULPRIT, Phase.DREAMS):
+            assert state.hand_size == HAND_SIZE
+        if refresh_refusal(state) is None:
+            assert state.deck_size + state.discard_size >= HAND_SIZE
     assert 1 <= state.day <= LAST_DAY
     assert_dreams_conserved(state)
     assert_investigator_cards_conserved(state, dealt)
@@ -140,6 +158,8 @@ def test_random_legal_play_ends_within_seven_days_and_keeps_every_invariant(
         assert action in legal
         replay = replay.apply(action)  # also checks the public replay agrees on every field
         check_step(replay, game.secret.tableau)
+        if isinstance(action, Refresh) and replay.secret.config.protocol >= 3:
+            assert replay.secret.hand_size == HAND_SIZE
     final = replay.secret
     event(f"{final.outcome} in stage {final.stage.value} on day {final.day}")
     assert final.phase is Phase.ENDED, "the game did not end"

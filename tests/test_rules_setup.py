@@ -24,6 +24,7 @@ from domicile_p2p.rules import (
     HAND_SIZE,
     LAST_DAY,
     MAX_INVESTIGATORS,
+    MIN_DREAM_CARDS,
     Category,
     Column,
     Difficulty,
@@ -118,12 +119,30 @@ def test_the_public_game_is_the_secret_game_without_its_secrets() -> None:
 
 
 def test_a_dream_pack_smaller_than_a_hand_is_dealt_whole() -> None:
-    config = table(2, dream_cards=dreams(5))
+    config = table(2, dream_cards=dreams(5), protocol=2)  # protocol 3 needs 16
     tableau = tableau_for(config)
     state = new_game(config, tableau, secret_for(config, tableau))
     assert state.secrets is not None
     assert state.secrets.hand == dreams(5) and state.secrets.deck == ()
     assert (state.hand_size, state.deck_size) == (5, 0)
+
+
+@pytest.mark.parametrize("protocol", [1, 4])
+def test_the_engine_plays_the_rules_of_protocols_2_and_3_only(protocol: int) -> None:
+    config = table(2, protocol=protocol)
+    with pytest.raises(SetupError, match=f"protocol versions \\[2, 3\\], not {protocol}"):
+        new_game(config, tableau_for(config))
+
+
+def test_protocol_3_needs_sixteen_dream_cards() -> None:
+    config = table(1, Difficulty.EASY, dreams(MIN_DREAM_CARDS - 1))
+    with pytest.raises(SetupError, match=r"at least 16 dream cards .*, not 15"):
+        new_game(config, tableau_for(config))
+    new_game(
+        table(1, Difficulty.EASY, dreams(MIN_DREAM_CARDS - 1), protocol=2), tableau_for(config)
+    )
+    state = new_game(table(1, Difficulty.EASY, dreams(MIN_DREAM_CARDS)), tableau_for(config))
+    assert (state.hand_size, state.deck_size) == (7, 9)
 
 
 def test_seat_names() -> None:
@@ -227,7 +246,7 @@ def test_a_reshuffle_must_return_the_discard_pile() -> None:
     def cheating(number: int, cards: tuple[str, ...]) -> tuple[str, ...]:
         return (*cards[:-1], cards[0])
 
-    config = table(1, Difficulty.EASY, dreams(8))
+    config = table(1, Difficulty.EASY, dreams(8), protocol=2)
     tableau = tableau_for(config)
     state = apply(
         new_game(config, tableau, secret_for(config, tableau, reshuffle=cheating)), Refresh()

@@ -294,7 +294,7 @@ def _genesis_change(change: Callable[[GenesisBody], GenesisBody]) -> list[Event]
     return forge(*LOST, apply)
 
 
-@pytest.mark.parametrize("version", [1, 3])
+@pytest.mark.parametrize("version", [1, 4])
 def test_a_transcript_of_another_protocol_version_is_refused_not_judged(version: int) -> None:
     events = _genesis_change(lambda body: revise(body, protocol=version))
     for source in (encode_transcript(events), events):
@@ -599,6 +599,60 @@ def test_a_wrong_seed_reveal_is_caught() -> None:
 
     events = forge(*WON, change)
     assert_fails(verify(encode_transcript(events)), Check.GHOST_SEED, len(events) - 1, "ghost")
+
+
+def test_a_lone_surrogate_in_the_first_line_is_not_a_transcript_and_later_fails_check_1() -> None:
+    # SPEC §2 and §12 "Recognition": the first line is read with the decoder's rules, which
+    # refuse lone surrogates; any later line is check 1's.
+    lines = transcript(honest_game(*WON)).split(b"\n")
+    at = lines[0].index(b'"name":"') + len(b'"name":"')
+    first = lines[0][:at] + b"\\ud800" + lines[0][at:]
+    report = verify(b"\n".join([first, *lines[1:]]))
+    assert not report.recognized and not report.valid
+    assert "not a domicile-p2p transcript" in report.summary
+    deal = index_of(honest_game(*WON), kind_is(Kind.DEAL))
+    changed = lines[deal].replace(b'"joint_seed":"', b'"joint_seed":"\\ud800', 1)
+    report = verify(b"\n".join([*lines[:deal], changed, *lines[deal + 1 :]]))
+    assert report.recognized
+    assert_fails(report, Check.FORMAT, deal, "host")
+
+
+def test_a_wrong_seed_is_the_first_failure_before_a_later_event_out_of_order() -> None:
+    # SPEC §12: checks 13 to 15 take the reveal's place in the event-by-event pass.
+    def change(entries: list[Entry]) -> list[Entry]:
+        entries[-1] = entries[-1].with_body(RevealBody("99" * 32))
+        return renumber([*entries, Entry(Kind.CHAT, ChatBody("was that fair?"), 1)])
+
+    events = forge(*WON, change)
+    reveal = len(events) - 2
+    assert_fails(verify(encode_transcript(events)), Check.GHOST_SEED, reveal, "ghost")
+    # Without the wrong seed, the chat after the reveal is what fails (rule P5).
+    honest = entries_of(honest_game(*WON))
+    late_chat = reseal(renumber([*honest, Entry(Kind.CHAT, ChatBody("hello"), 1)]), *WON)
+    assert_fails(verify(encode_transcript(late_chat)), Check.EVENT_ORDER, reveal + 1, "host")
+
+
+def test_an_event_out_of_order_before_the_reveal_comes_before_a_false_wrong_verdict() -> None:
+    # A correct verdict called wrong is caught only at the reveal (check 15, at the séance's
+    # seq), but a deal statement right after it breaks the order earlier in the pass.
+    def change(entries: list[Entry]) -> list[Entry]:
+        at = index_of(entries, _has_correct_verdict)
+        body = entries[at].body
+        assert isinstance(body, SeanceBody)
+        wrong = tuple(VerdictBody(v.seat, False, None) for v in body.verdicts)
+        entries[at] = entries[at].with_body(SeanceBody(wrong))
+        deal = entries[index_of(entries, kind_is(Kind.DEAL))]
+        return [*entries[: at + 1], deal, *entries[at + 1 :]]
+
+    events = forge(*WON, change)
+    second_deal = [event.seq for event in events if event.kind is Kind.DEAL][1]
+    assert events[second_deal - 1].kind is Kind.SEANCE
+    assert_fails(verify(encode_transcript(events)), Check.EVENT_ORDER, second_deal, "host")
+
+
+def _has_correct_verdict(entry: object) -> bool:
+    body = getattr(entry, "body", None)
+    return isinstance(body, SeanceBody) and any(v.correct for v in body.verdicts)
 
 
 def test_a_wrong_outcome_is_caught_at_once() -> None:

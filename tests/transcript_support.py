@@ -22,6 +22,7 @@ from domicile_p2p.fairness.deal import deal_secrets
 from domicile_p2p.fairness.seeds import SelfplaySeeds
 from domicile_p2p.rules import (
     GHOST,
+    MIN_DREAM_CARDS,
     Action,
     Difficulty,
     GameState,
@@ -64,7 +65,7 @@ CARDS = CardLists(
     tuple(f"char-{i:02d}" for i in range(1, 13)),
     tuple(f"loc-{i:02d}" for i in range(1, 13)),
     tuple(f"item-{i:02d}" for i in range(1, 13)),
-    tuple(f"dream-{i:02d}" for i in range(1, 15)),
+    tuple(f"dream-{i:02d}" for i in range(1, MIN_DREAM_CARDS + 1)),
 )
 PACK_ID = "synthetic"
 PACK_HASH = hashlib.sha256(encode([list(CARDS.character), list(CARDS.dream)])).hexdigest()

@@ -25,7 +25,9 @@ and raises :class:`PackError` on the first problem:
 - investigator cards carry 4 to 8 motifs, dream cards 3 to 6, each from the
   vocabulary and none twice;
 - at least 3 cards in each investigator category and at least 10 dreams
-  (the absolute minimum; :meth:`Pack.check_table` checks a given table).
+  (the absolute minimum; :meth:`Pack.check_table` checks a given table: a
+  tableau's cards per category, and at least 16 dreams at any table, 7 plus 3
+  per investigator at larger ones).
 
 A pack that loads may still read badly: the pack linter
 (:mod:`domicile_p2p.packs.lint`, ``domicile pack check DIR``) runs on every

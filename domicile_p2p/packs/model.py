@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 
+from domicile_p2p.rules.model import MIN_DREAM_CARDS
+
 CATEGORIES: tuple[str, str, str] = ("character", "location", "item")
 """The investigator card categories, in the order an investigator solves them."""
 
@@ -170,7 +172,9 @@ class Pack:
 
         Each category must fill a tableau of ``tableau_per_category`` cards, and
         the dream deck must cover the Ghost's hand plus a first give of
-        :data:`FIRST_GIVE` cards to every investigator.
+        :data:`FIRST_GIVE` cards to every investigator, and never hold fewer than the
+        rules' :data:`~domicile_p2p.rules.MIN_DREAM_CARDS` (the Ghost holds 7 cards at
+        every Stage Two group give).
         """
         if investigators < 1:
             raise ValueError(f"a table needs at least one investigator, not {investigators}")
@@ -188,12 +192,12 @@ class Pack:
                     f"a tableau of {tableau_per_category} cards per category needs "
                     f"{tableau_per_category} {name} cards, but the pack has only {have}",
                 )
-        needed = GHOST_HAND + FIRST_GIVE * investigators
+        needed = max(GHOST_HAND + FIRST_GIVE * investigators, MIN_DREAM_CARDS)
         if len(self.dreams) < needed:
             raise PackError(
                 self.source,
                 None,
                 f"a table of {investigators} investigators needs at least {needed} dream cards "
-                f"(a hand of {GHOST_HAND} and a first give of {FIRST_GIVE} each), "
-                f"but the pack has only {len(self.dreams)}",
+                f"(a hand of {GHOST_HAND} and a first give of {FIRST_GIVE} each, and never "
+                f"fewer than {MIN_DREAM_CARDS}), but the pack has only {len(self.dreams)}",
             )

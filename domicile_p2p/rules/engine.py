@@ -39,6 +39,8 @@ from domicile_p2p.rules.model import (
     HAND_SIZE,
     MAX_CHAT_LENGTH,
     MAX_INVESTIGATORS,
+    MIN_DREAM_CARDS,
+    RULE_VERSIONS,
     Category,
     GameState,
     Investigator,
@@ -85,12 +87,22 @@ def new_game(config: TableConfig, tableau: Tableau, secret: SecretSetup | None =
 
 
 def _check_config(config: TableConfig, tableau: Tableau) -> None:
+    if config.protocol not in RULE_VERSIONS:
+        raise errors.SetupError(
+            f"these rules are those of protocol versions {list(RULE_VERSIONS)}, "
+            f"not {config.protocol}"
+        )
     if not 1 <= config.investigators <= MAX_INVESTIGATORS:
         raise errors.SetupError(
             f"a table has 1 to {MAX_INVESTIGATORS} investigators, not {config.investigators}"
         )
     if len(config.dream_card_set) != len(config.dream_cards):
         raise errors.SetupError("the dream cards have a repeated id")
+    if config.protocol >= 3 and len(config.dream_cards) < MIN_DREAM_CARDS:
+        raise errors.SetupError(
+            f"a table needs at least {MIN_DREAM_CARDS} dream cards (a hand of {HAND_SIZE} and "
+            f"three wrong accusations' {GROUP_GIVE_SIZE} each), not {len(config.dream_cards)}"
+        )
     size = config.rules.tableau_size(config.investigators)
     for category in CATEGORY_ORDER:
         cards = tableau.cards(category)
@@ -245,7 +257,7 @@ def _give(state: GameState, action: Give, draft: Draft) -> None:
 
 
 def _group_give(state: GameState, action: GroupGive, draft: Draft) -> None:
-    required = min(GROUP_GIVE_SIZE, state.hand_size)
+    required = group_give_size(state)
     if len(action.cards) != required:
         raise errors.BadGive(
             f"the group receives exactly {_count(required, 'dream card')}, not {len(action.cards)}"
@@ -477,7 +489,7 @@ def _candidates(state: GameState) -> Iterator[Action]:
                 if not state.investigator(seat).served:
                     yield from (Give(seat, cards) for cards in _subsets(secrets.hand))
         if GroupGive in moves:
-            count = min(GROUP_GIVE_SIZE, len(secrets.hand))
+            count = group_give_size(state)
             yield from (GroupGive(cards) for cards in combinations(secrets.hand, count))
         if Seance in moves or CulpritSeance in moves:
             yield true_seance(state, secrets)
@@ -542,8 +554,26 @@ def refresh_refusal(state: GameState) -> errors.RefreshLimit | errors.NothingToD
         return errors.RefreshLimit(
             f"{level} allows at most {_count(rules.refreshes_per_game, 'refresh')} per game"
         )
-    if state.deck_size == 0 and state.discard_size == 0:
+    drawable = state.deck_size + state.discard_size
+    if state.config.protocol >= 3:
+        # The new hand is drawn before the old one is discarded: only a deck and discard
+        # pile of a whole hand between them give the Ghost seven cards to choose from.
+        if drawable < HAND_SIZE:
+            return errors.NothingToDraw(
+                f"the Ghost cannot refresh: the deck and the discard pile hold "
+                f"{_count(drawable, 'dream card')}, fewer than a new hand of {HAND_SIZE}"
+            )
+    elif drawable == 0:
         return errors.NothingToDraw(
             "the Ghost cannot refresh: the deck and the discard pile are both empty"
         )
     return None
+
+
+def group_give_size(state: GameState) -> int:
+    """How many dream cards Stage Two's group give holds: exactly 3 (protocol 2: as many of
+    the 3 as the hand holds).  From protocol 3 on the pack's size (:data:`MIN_DREAM_CARDS`)
+    keeps the hand at 7 at every group give, so three are always there to give."""
+    if state.config.protocol >= 3:
+        return GROUP_GIVE_SIZE
+    return min(GROUP_GIVE_SIZE, state.hand_size)

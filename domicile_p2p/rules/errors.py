@@ -69,7 +69,8 @@ class RefreshLimit(RuleError):
 
 
 class NothingToDraw(RuleError):
-    """A refresh needs at least one card to draw (from the deck or the discard pile)."""
+    """A refresh needs a whole new hand to draw from the deck and the discard pile (protocol 2:
+    a single card)."""
 
 
 class NotOnTableau(RuleError):

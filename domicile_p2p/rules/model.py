@@ -28,6 +28,19 @@ MAX_CHAT_LENGTH: Final = 500
 MAX_NAME_LENGTH: Final = 40
 """A player's, the Ghost's or a table's name, in characters: the names the table's
 config holds, as the transcript's genesis and the network's lobby carry them."""
+PROTOCOL_VERSION: Final = 3
+"""The protocol version whose rules this engine plays by default (docs/RULES.md: a changed
+rule is a new protocol version).  The genesis of every transcript names its version."""
+RULE_VERSIONS: Final = (2, 3)
+"""The protocol versions whose rules the engine can replay: version 2's games still verify
+under version 2's refresh and group-give rules."""
+FIRST_STAGE_TWO_DAY: Final = 4
+"""Stage Two starts at the earliest on day 4: each investigator finds one card a day."""
+MIN_DREAM_CARDS: Final = HAND_SIZE + GROUP_GIVE_SIZE * (LAST_DAY - FIRST_STAGE_TWO_DAY)
+"""The fewest dream cards a table plays with (protocol 3): the Ghost's hand of 7 plus the
+9 dream cards of three wrong accusations, so that the Ghost holds 7 cards at every Stage
+Two group give (Stage One's dreams are all discarded by then: each investigator's last
+séance was correct)."""
 MIN_TIMER: Final = 10
 MAX_TIMER: Final = 3600
 """The bounds of a table's sand-glass (``GameConfig.timer``), in seconds."""
@@ -105,6 +118,11 @@ class TableConfig:
     timer: int | None = None
     """Seconds of the investigation's sand-glass, or ``None`` (no time limit).  The
     engine keeps no clock: the host says when time is up (:class:`TimeUp`)."""
+    protocol: int = PROTOCOL_VERSION
+    """The protocol version whose rules the table plays (one of :data:`RULE_VERSIONS`):
+    version 2 refreshes while a single card can be drawn and gives the group
+    ``min(3, hand)`` dream cards; version 3 refreshes only into a full new hand, gives
+    the group exactly 3 and needs :data:`MIN_DREAM_CARDS`."""
     dream_card_set: frozenset[str] = field(init=False, repr=False, compare=False)
     """``dream_cards`` as a set, built once: every give checks its cards against it."""
 

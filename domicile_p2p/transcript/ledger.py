@@ -52,6 +52,8 @@ from domicile_p2p.rules import (
     CATEGORY_ORDER,
     GHOST,
     MAX_INVESTIGATORS,
+    MIN_DREAM_CARDS,
+    RULE_VERSIONS,
     Action,
     Category,
     Chat,
@@ -73,7 +75,6 @@ from domicile_p2p.transcript.names import name_problem
 from domicile_p2p.transcript.schema import (
     GHOST_KINDS,
     INVESTIGATOR_KINDS,
-    PROTOCOL_VERSION,
     AbortBody,
     CulpritSeanceBody,
     DealBody,
@@ -272,10 +273,10 @@ def read_genesis(event: Event) -> TableSetup:
     if event.kind is not Kind.GENESIS or not isinstance(event.body, GenesisBody):
         raise _genesis_fault(f"event 0 must be the genesis, not {event.kind.value}")
     body = event.body
-    if body.protocol != PROTOCOL_VERSION:
+    if body.protocol not in RULE_VERSIONS:
         raise _genesis_fault(
-            f"protocol version {body.protocol} is not supported (this program speaks "
-            f"{PROTOCOL_VERSION})"
+            f"protocol version {body.protocol} is not supported (this program verifies "
+            f"versions {', '.join(map(str, RULE_VERSIONS))})"
         )
     seats = body.seats
     investigators = len(seats) - 1
@@ -311,12 +312,18 @@ def read_genesis(event: Event) -> TableSetup:
         raise _genesis_fault("a card id appears in two categories")
     if not body.cards.dream:
         raise _genesis_fault("the pack has no dream cards")
+    if body.protocol >= 3 and len(body.cards.dream) < MIN_DREAM_CARDS:
+        raise _genesis_fault(
+            f"a table needs at least {MIN_DREAM_CARDS} dream cards, but the pack has "
+            f"{len(body.cards.dream)}"
+        )
     config = TableConfig(
         difficulty=Difficulty(body.difficulty),
         investigator_names=tuple(entry.name for entry in seats[1:]),
         dream_cards=body.cards.dream,
         ghost_name=seats[0].name,
         timer=body.timer,
+        protocol=body.protocol,
     )
     size = config.rules.tableau_size(investigators)
     for category, ids in cards.items():

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from domicile_p2p.rules import GHOST, Phase
+from domicile_p2p.rules import GHOST, HAND_SIZE, Phase
 from domicile_p2p.transcript.codec import Event
 from domicile_p2p.transcript.errors import HOST, Check, party
 from domicile_p2p.transcript.files import encode_transcript
@@ -372,12 +372,12 @@ def rule_games(honest: Base, timed: Base, very_difficult: Base) -> dict[str, Rul
     )
     dry = _dry_dreams(honest)
     add(
-        "f4-refresh-with-nothing-to-draw",
+        "f4-refresh-without-a-whole-hand-to-draw",
         honest,
         _insert(dry, refresh),
         (rules, dry, _GHOST),
-        "the deck and the discard pile are both empty",
-        "a refresh while the deck and the discard pile are empty",
+        "fewer than a new hand of 7",
+        "a refresh while the deck and the discard pile hold fewer than seven cards",
     )
 
     # --- markers (check 10)
@@ -422,8 +422,8 @@ def rule_games(honest: Base, timed: Base, very_difficult: Base) -> dict[str, Rul
     add(
         "m2-move-a-locked-marker",
         honest,
-        _insert(second_give, marker(Kind.PLACE, 1, "char-01")),
-        (rules, second_give, _SEAT_1),
+        _insert(first_lock + 1, marker(Kind.PLACE, 1, "char-01")),
+        (rules, first_lock + 1, _SEAT_1),
         "marker is locked; unlock it first",
         "seat 1 moves its locked marker",
     )
@@ -613,7 +613,7 @@ def _count_before(base: Base, kind: Kind, seq: int) -> int:
 
 
 def _dry_dreams(base: Base) -> int:
-    """The first ``seq`` after which the Ghost may refresh but has nothing to draw."""
+    """The first ``seq`` after which the Ghost may refresh but cannot draw a whole new hand."""
     replica = Replica(base.events[0])
     for event in base.events[1:]:
         replica.receive(event)
@@ -621,12 +621,11 @@ def _dry_dreams(base: Base) -> int:
         if (
             state is not None
             and state.phase is Phase.DREAMS
-            and state.deck_size == 0
-            and state.discard_size == 0
+            and state.deck_size + state.discard_size < HAND_SIZE
             and state.refreshes_this_round == 0
         ):
             return event.seq + 1
-    raise AssertionError("the game never runs dry in a dreams phase")
+    raise AssertionError("the game never runs short of a new hand in a dreams phase")
 
 
 def _same_marker_seance(base: Base, seance_seq: int) -> Change:

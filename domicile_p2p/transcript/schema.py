@@ -27,14 +27,13 @@ from domicile_p2p.rules import (
     MIN_TIMER,
     Difficulty,
 )
+from domicile_p2p.rules.model import PROTOCOL_VERSION as PROTOCOL_VERSION
 
-PROTOCOL_VERSION: Final = 2
-"""The version of this protocol, named by the genesis.
-
-Version 2 changed the refresh rule (the new hand is drawn before the old one is
-discarded).  The domain strings still carry ``v1``: they name the hashing and
-derivation scheme, which has not changed.
-"""
+# PROTOCOL_VERSION, the version a new genesis names, is the rules' own (``rules.model``).
+# Version 2 changed the refresh rule (the new hand is drawn before the old one is
+# discarded); version 3 refuses a refresh that cannot draw a whole new hand and makes
+# Stage Two's group give exactly three cards.  The domain strings still carry ``v1``: they
+# name the hashing and derivation scheme, which has not changed.
 
 MAX_REASON_LENGTH: Final = 500
 
@@ -171,7 +170,9 @@ class CardLists(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 class GenesisBody(Body, frozen=True):
     """Event 0, by the host: the table, the seats' keys, the pack and the game id."""
 
-    protocol: int
+    protocol: Annotated[
+        int, msgspec.Meta(description="the protocol version: 3, or 2 for a game protocol 2 played")
+    ]
     game: GameId
     host: PublicKeyHex
     difficulty: DifficultyName
@@ -266,13 +267,15 @@ class GiveBody(Body, frozen=True):
 
 
 class GroupGiveBody(Body, frozen=True):
-    """Stage Two: three dream cards from the Ghost's hand to the whole group."""
+    """Stage Two: exactly three dream cards from the Ghost's hand to the whole group (protocol 2:
+    ``min(3, hand)``)."""
 
     cards: tuple[CardId, ...]
 
 
 class RefreshBody(Body, frozen=True):
-    """The Ghost discards its hand and draws seven new dream cards."""
+    """The Ghost draws seven new dream cards, then discards its old hand (refused unless the deck
+    and the discard pile hold seven between them; protocol 2: at least one)."""
 
 
 class PlaceBody(Body, frozen=True):

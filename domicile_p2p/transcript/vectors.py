@@ -42,6 +42,8 @@ from domicile_p2p.identity import BadPublicKey, Identity, PublicKey
 from domicile_p2p.packs import Pack, canonical_form, load_default_pack, load_pack
 from domicile_p2p.rules import (
     LAST_DAY,
+    MIN_DREAM_CARDS,
+    PROTOCOL_VERSION,
     Category,
     Difficulty,
     GameState,
@@ -52,11 +54,12 @@ from domicile_p2p.rules import (
 )
 from domicile_p2p.transcript.codec import Event, SignedAction
 from domicile_p2p.transcript.files import encode_transcript
-from domicile_p2p.transcript.forge import Entry, entries_of, seal
+from domicile_p2p.transcript.forge import Entry, entries_of, renumber, seal
 from domicile_p2p.transcript.moves import PLAY_KINDS, to_rules
 from domicile_p2p.transcript.rule_vectors import Base, rule_games
 from domicile_p2p.transcript.schema import (
     CardLists,
+    ChatBody,
     DealBody,
     EntropyRevealBody,
     GameOverBody,
@@ -87,19 +90,20 @@ GAME_CARDS: Final = CardLists(
     tuple(f"char-{i:02d}" for i in range(1, 9)),
     tuple(f"loc-{i:02d}" for i in range(1, 9)),
     tuple(f"item-{i:02d}" for i in range(1, 9)),
-    tuple(f"dream-{i:02d}" for i in range(1, 13)),
+    tuple(f"dream-{i:02d}" for i in range(1, 17)),
 )
 GAME_PACK_ID: Final = "vectors"
 
 
 TINY_CARDS: Final = CardLists(
-    tuple(f"char-{i:02d}" for i in range(1, 5)),
-    tuple(f"loc-{i:02d}" for i in range(1, 5)),
-    tuple(f"item-{i:02d}" for i in range(1, 5)),
-    tuple(f"dream-{i:02d}" for i in range(1, 11)),
+    tuple(f"char-{i:02d}" for i in range(1, 6)),
+    tuple(f"loc-{i:02d}" for i in range(1, 6)),
+    tuple(f"item-{i:02d}" for i in range(1, 6)),
+    tuple(f"dream-{i:02d}" for i in range(1, MIN_DREAM_CARDS + 1)),
 )
-"""The smallest pack a table of one investigator can play (easy: 4 cards per category; the
-loader's minimum of 10 dreams), so that the deck runs out and is reshuffled again and again."""
+"""The smallest pack a table of two investigators can play (easy: 5 cards per category; the
+rules' minimum of 16 dreams), so that the deck runs out and is reshuffled again and again,
+and Stage Two's wrong accusations leave the Ghost just its seven cards."""
 TINY_PACK_ID: Final = "tiny"
 
 _MOTIFS: Final = ("ash", "bell", "candle", "door", "glass", "key", "moth", "rain", "rope", "salt")
@@ -504,19 +508,21 @@ def _vector_game(difficulty: Difficulty, timer: int | None) -> list[Event]:
     return events
 
 
-TINY_SEED: Final = 4
+TINY_SEED: Final = 46
+TINY_INVESTIGATORS: Final = 2
 """The self-play seed of the tiny-pack game (one investigator, easy): many reshuffles."""
 
 
 def tiny_game() -> list[Event]:
     """A game with the tiny pack: the ten dreams are reshuffled into the deck again and again."""
-    events, _ = _self_played(TINY_SEED, 1, Difficulty.EASY, TINY_PACK_ID)
+    events, _ = _self_played(TINY_SEED, TINY_INVESTIGATORS, Difficulty.EASY, TINY_PACK_ID)
     return events
 
 
 def _expected(report: VerifyReport) -> dict[str, Any]:
     error = report.error
     return {
+        "recognized": report.recognized,
         "valid": report.valid,
         "outcome": report.outcome,
         "checks": [{"name": c.name, "ok": c.ok} for c in report.checks],
@@ -606,6 +612,17 @@ def tampered_games(events: Sequence[Event], seating: Seating) -> dict[str, bytes
     forged = list(entries)
     forged[index] = forged[index].with_body(GroupGiveBody((stranger, *group.cards[1:])))
     games["card-not-in-hand"] = sealed(forged)
+    # SPEC §12, "Recognition": a lone surrogate in the genesis line's name makes the first
+    # line undecodable by §2's rules, so the file is not a transcript (exit 2), not check 1.
+    first, rest = encode_transcript(events).split(b"\n", 1)
+    at = first.index(b'"name":"') + len(b'"name":"')
+    games["surrogate-in-the-first-line"] = first[:at] + b"\\ud800" + first[at:] + b"\n" + rest
+    # SPEC §12: checks 13 to 15 are made at the reveal, in the event-by-event pass, so a
+    # wrong seed is the first failure even when a later event breaks the order (check 7).
+    forged = list(entries)
+    forged[-1] = forged[-1].with_body(RevealBody("44" * 32))
+    forged.append(Entry(Kind.CHAT, ChatBody("Was that fair?"), 1))
+    games["wrong-seed-then-chat-after-the-reveal"] = sealed(renumber(forged))
     return games
 
 
@@ -679,16 +696,19 @@ def game_files() -> dict[str, bytes]:
         }
     files["games/expected.json"] = _render(
         _doc(
-            f"Self-play seed {GAME_SEED}: {GAME_INVESTIGATORS} investigators, "
-            f"{GAME_DIFFICULTY.value}, a synthetic pack ('{GAME_PACK_ID}'). 'honest' is the "
-            "game as played; 'time-up' is the same seed at a table with a 60-second "
-            "sand-glass, the host calling time on day 2 and on day 7 (Stage Two); 'tiny' is "
-            f"seed {TINY_SEED} with the tiny pack (1 investigator, easy: the deck is "
-            "reshuffled again and again); every other file changes one thing and is signed "
-            "again with the game's keys, as a cheating host and Ghost could: 'rules/<rule>-*' "
-            "breaks the rule of protocol/SPEC.md §12.2 its name starts with. 'results' is what "
-            "verify must report for each (without the card pack check): the first failing "
-            "check, the event's seq and the party at fault.",
+            f"Protocol {PROTOCOL_VERSION}. Self-play seed {GAME_SEED}: {GAME_INVESTIGATORS} "
+            f"investigators, {GAME_DIFFICULTY.value}, a synthetic pack ('{GAME_PACK_ID}'). "
+            "'honest' is the game as played; 'time-up' is the same seed at a table with a "
+            "60-second sand-glass, the host calling time on day 2 and on day 7 (Stage Two); "
+            f"'tiny' is seed {TINY_SEED} with the tiny pack ({TINY_INVESTIGATORS} "
+            f"investigators, easy, {MIN_DREAM_CARDS} dreams: the deck is reshuffled again and "
+            "again, and a refresh draws exactly the seven cards the deck and the discard pile "
+            "hold); every other file changes one thing and is signed again with the game's "
+            "keys, as a cheating host and Ghost could: 'rules/<rule>-*' breaks the rule of "
+            "protocol/SPEC.md §12.2 its name starts with. 'results' is what verify must "
+            "report for each (without the card pack check): whether the file is recognized "
+            "as a transcript at all (SPEC §12, 'Recognition'), and the first failing check, "
+            "the event's seq and the party at fault.",
             keys=keys,
             results=expectations,
         )

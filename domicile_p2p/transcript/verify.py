@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, NamedTuple
 
-from domicile_p2p.rules import Outcome, Phase, Stage
+from domicile_p2p.rules import RULE_VERSIONS, Outcome, Phase, Stage
 from domicile_p2p.transcript.batch import SignatureBatch, SignatureCheck, default_jobs
 from domicile_p2p.transcript.chain import Chain, host_signature_fault
 from domicile_p2p.transcript.codec import Event
@@ -68,7 +68,6 @@ from domicile_p2p.transcript.moves import PLAY_KINDS
 from domicile_p2p.transcript.packref import PackIdentity
 from domicile_p2p.transcript.replica import Replica
 from domicile_p2p.transcript.schema import (
-    PROTOCOL_VERSION,
     GenesisBody,
     GiveBody,
     GroupGiveBody,
@@ -242,7 +241,7 @@ class _Verification:
         else:
             first = source[0].body if source else None
             version = first.protocol if isinstance(first, GenesisBody) else None
-        if version is not None and version != PROTOCOL_VERSION:
+        if version is not None and version not in RULE_VERSIONS:
             return self._unrecognized(0, unsupported_version(version))
         try:
             if isinstance(source, bytes):
@@ -698,15 +697,16 @@ PACK_NOT_CHECKED: Final = (
 
 def unsupported_version(version: int) -> str:
     """Why a transcript of protocol ``version`` (not this program's) is not verified."""
-    if version < PROTOCOL_VERSION:
+    oldest, newest = RULE_VERSIONS[0], RULE_VERSIONS[-1]
+    if version < oldest:
         return (
             f"this transcript is of protocol version {version}, which this program no longer "
-            f"verifies: protocol {PROTOCOL_VERSION} changed the refresh rule, so its games "
+            f"verifies: protocol {oldest} changed the refresh rule, so its games "
             "cannot be replayed by the same rules (use the domicile-p2p release that played it)"
         )
     return (
         f"this transcript is of protocol version {version}; this program verifies "
-        f"version {PROTOCOL_VERSION} only"
+        f"versions {oldest} to {newest} only"
     )
 
 

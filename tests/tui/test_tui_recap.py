@@ -121,7 +121,7 @@ def test_a_file_that_breaks_the_rules_is_told_up_to_the_refused_event() -> None:
     events = game("rules/g2-give-to-an-investigator-who-is-done")
     timeline = fold(events)
     refused = timeline.refused
-    assert refused is not None and refused.event.seq == 37
+    assert refused is not None and refused.event.seq == 38
     assert refused.refused is not None and refused.refused.check.value == "public rules"
     index = timeline.frames.index(refused)
     assert refused.state is refused.before  # refused: the table stays as it was

@@ -18,7 +18,7 @@ from domicile_p2p.cli import main as game_main
 from domicile_p2p.transcript.schema import Kind
 from domicile_tui.launcher import _play, _replay
 from domicile_tui.recap import recap_of
-from domicile_tui.replay import event_line, open_replay
+from domicile_tui.replay import ReplayError, event_line, open_replay
 from domicile_tui.screens.recap import RecapScreen
 from domicile_tui.screens.replay import ReplayScreen
 
@@ -281,6 +281,10 @@ def test_every_vector_opens_at_its_failure_and_every_event_is_told(name: str) ->
     import json
 
     expected = json.loads((GAMES / "expected.json").read_text())["results"][name]
+    if not expected["recognized"]:  # not a transcript at all: refused with verify's words
+        with pytest.raises(ReplayError, match="not a domicile-p2p transcript"):
+            open_replay(GAMES / f"{name}.jsonl", no_pack=True)
+        return
     replay = open_replay(GAMES / f"{name}.jsonl", no_pack=True)  # as the vectors' results
     assert replay.report.valid is expected["valid"]
     if expected["valid"]:
