@@ -10,9 +10,12 @@ not errors: a pack with warnings still loads and plays.
 The rules, each with the ``rule`` code its warnings carry (``docs/packs.md``
 says how to fix each):
 
+``giveaway``
+    A dream names an investigator card (:mod:`domicile_p2p.packs.names`):
+    the table looks the card up instead of reading the dream.  A dream should
+    evoke (a colour, a texture, a mood, an event) and fit more than one card.
 ``names-unshared``
-    A dream names an investigator card (:mod:`domicile_p2p.packs.names`)
-    but shares no motif with it.
+    A dream names a card and shares no motif with it.
 ``names-elsewhere``
     A dream names a card, but another card of the same category shares more
     motifs with the dream: the text sends people to one card, the tags send
@@ -292,9 +295,24 @@ def _naming_warnings(
 ) -> list[LintWarning]:
     found: list[LintWarning] = []
     named: dict[str, dict[str, str]] = {category: {} for category in CATEGORIES}
+    in_text: dict[str, tuple[InvestigatorCard, str]] = {}
     for match in matches:
         for card in match.cards:
             named[card.category].setdefault(card.id, match.phrase)
+            in_text.setdefault(card.id, (card, match.phrase))
+    if in_text:
+        listed = _names([card for card, _ in in_text.values()])
+        quoted = ", ".join(f'"{phrase}"' for _, phrase in in_text.values())
+        found.append(
+            _dream_warning(
+                pack,
+                dream,
+                "giveaway",
+                f"names {listed} ({quoted}): a reader looks the card up instead of reading "
+                "the dream; show what it looks, feels or sounds like instead, so that it "
+                "fits more than one card",
+            )
+        )
     for category, by_id in named.items():
         cards = [pack.investigator_card(card_id) for card_id in by_id]
         if len(cards) > 1:
