@@ -127,10 +127,12 @@ def test_a_broken_association_table_is_refused(tmp_path: Path, text: str) -> Non
 
 def test_the_reader_says_which_words_pointed(pack: Pack) -> None:
     texts = PackTexts(pack)
-    dream = next(d for d in pack.dreams if "mirror" in d.text.lower())
+    # The built-in dreams never name the mirror (docs/packs.md, `giveaway`): a reflection
+    # calls it to mind through the association table.
+    dream = next(d for d in pack.dreams if "reflection" in d.text.lower())
     mirror = next(card.id for card in pack.items if card.name == "The Broken Hand Mirror")
     clues = texts.clues(dream.id, mirror)
-    assert clues and any(clue.word.printed.lower().startswith("mirror") for clue in clues)
+    assert clues and any(clue.word.stem == "reflection" for clue in clues)
     assert [clue.weight for clue in clues] == sorted((clue.weight for clue in clues), reverse=True)
 
 
