@@ -22,6 +22,7 @@ from pathlib import Path
 from domicile_p2p.cli.verify import CannotVerify, check_version, verify_file
 from domicile_p2p.packs import Pack, PackError, load_default_pack, load_pack
 from domicile_p2p.rules import GHOST, TableConfig
+from domicile_p2p.text import inert
 from domicile_p2p.transcript import Event, MalformedEvent
 from domicile_p2p.transcript.errors import NotATranscript
 from domicile_p2p.transcript.files import looks_like_transcript, read_bytes, split_lines
@@ -47,6 +48,7 @@ from domicile_p2p.transcript.schema import (
     UnlockBody,
 )
 from domicile_p2p.transcript.verify import VerifyReport
+from domicile_tui.inert import inert_news
 from domicile_tui.recap import CardText, card_names, dream_texts
 from domicile_tui.timeline import Frame, Timeline, fold
 
@@ -138,9 +140,11 @@ def open_replay(
     events = _readable_events(data)
     if not events:
         raise ReplayError(f"{path}: {report.summary}")
-    timeline = fold(events)
+    # A saved file's words (names, chat, a host's reasons) are inert before anything shows
+    # them; the events keep theirs, and ``event_line`` makes what it tells of them inert.
+    timeline = inert_news(fold(events))
     pack = _played_pack(timeline.frames[0].event, pack_dir)
-    return Replay(path, report, timeline, card_names(pack), dream_texts(pack))
+    return Replay(path, inert_news(report), timeline, card_names(pack), dream_texts(pack))
 
 
 def _readable_events(data: bytes) -> list[Event]:
@@ -189,7 +193,12 @@ def _names(config: TableConfig | None, seats: tuple[int, ...]) -> str:
 
 
 def event_line(frame: Frame, config: TableConfig | None, names: CardText) -> str:
-    """What ``frame``'s event did, in one sentence."""
+    """What ``frame``'s event did, in one sentence, inert (it quotes the chat, the names
+    and the host's reasons the file holds)."""
+    return inert(_event_words(frame, config, names))
+
+
+def _event_words(frame: Frame, config: TableConfig | None, names: CardText) -> str:
     event = frame.event
     body = event.body
     seat = event.seat

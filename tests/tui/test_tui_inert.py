@@ -17,6 +17,7 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from replay_support import HOSTILE_CHAT, HOSTILE_NAMES, hostile_game, replay_app
 from tui_support import (
     DATA_DIR,
     PACK,
@@ -33,6 +34,7 @@ from tui_support import (
 
 from domicile_p2p.packs import Pack
 from domicile_p2p.text import inert
+from domicile_p2p.transcript.schema import Kind
 from domicile_tui.app import DomicileApp
 from domicile_tui.connect import TableDoor
 from domicile_tui.news import (
@@ -45,6 +47,8 @@ from domicile_tui.news import (
     ViewChanged,
 )
 from domicile_tui.pacing import BotPace
+from domicile_tui.screens.recap import RecapScreen
+from domicile_tui.screens.replay import ReplayScreen
 from domicile_tui.session import Role, Severity, Status
 from domicile_tui.widgets.card import CardTile
 
@@ -246,6 +250,33 @@ async def test_a_lobby_of_hostile_names_shows_them_inert() -> None:
         app.receive(LobbyChanged(hostile))
         await pilot.pause()
         assert shown(app, f"[/]{inert(CONTROL)}")
+        assert unsafe_on(screen_lines(app)) == []
+        assert app.is_running
+
+
+async def test_a_replayed_game_shows_its_names_and_chat_inert() -> None:
+    """``domicile replay`` of a game whose seats are named in markup and whose chat
+    carries escape sequences: every event is told, the chat as written, inert."""
+    app = replay_app(hostile_game(), None)
+    async with app.run_test(size=WIDE) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, ReplayScreen), what="the viewer")
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen)
+        await wait_until(pilot, lambda: screen.replay is not None, what="the file", steps=6000)
+        replay = screen.replay
+        assert replay is not None and replay.report.valid
+        said = next(
+            index for index, frame in enumerate(replay.frames) if frame.event.kind is Kind.CHAT
+        )
+        await pilot.press(*["right"] * said)
+        await pilot.pause()
+        assert screen.index == said
+        told = rendered(screen.query_one("#replay-position"))
+        assert inert(HOSTILE_CHAT) in told.replace("\n", " ")
+        assert any(HOSTILE_NAMES[1] in line for line in screen_lines(app))
+        assert unsafe_on(screen_lines(app)) == []
+        await pilot.press("r")
+        await wait_until(pilot, lambda: isinstance(app.screen, RecapScreen), what="the recap")
         assert unsafe_on(screen_lines(app)) == []
         assert app.is_running
 
