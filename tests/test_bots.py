@@ -4,14 +4,25 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import shutil
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import fields, replace
 from itertools import permutations
+from types import SimpleNamespace
+from typing import cast
 
 import pytest
 
-from domicile_p2p.bots import BotMisuse, GhostBot, InvestigatorBot, Policy, make_policy
+from domicile_p2p.bots import (
+    BotMisuse,
+    GhostBot,
+    InvestigatorBot,
+    Listener,
+    Policy,
+    make_policy,
+    talk,
+)
 from domicile_p2p.bots.ghost import (
     Plan,
     _positive_slots,
@@ -24,6 +35,10 @@ from domicile_p2p.bots.motifs import motif_index
 from domicile_p2p.bots.naming import dream_names, wrong_named_cards
 from domicile_p2p.bots.readers import Fits, Readers, fits
 from domicile_p2p.bots.reading import card_scores, softmax_choice
+from domicile_p2p.bots.talk import NO_WORD_LINES, VOICES
+from domicile_p2p.bots.waiting import WAIT_WITHOUT_SAND_GLASS, patience, wait_left
+from domicile_p2p.net.adapters.bot import BotBrain
+from domicile_p2p.net.sessions.peer import PeerSession
 from domicile_p2p.packs import Pack, default_pack_dir, load_default_pack, load_pack
 from domicile_p2p.rules import (
     CATEGORY_ORDER,
@@ -50,6 +65,7 @@ from domicile_p2p.rules import (
     view,
 )
 from domicile_p2p.sim import Deadlock, bot_seed, deal, run_game
+from domicile_p2p.transcript.schema import ChatBody
 
 
 @pytest.fixture(scope="module")
@@ -95,6 +111,10 @@ def _play_logged(state: GameState, policies: list[Policy]) -> list[tuple[GameSta
             log.append((state, seat, action))
             state = apply(state, action)
             acted = True
+            if isinstance(action, Chat):  # every bot hears the table, as in the simulator
+                for listener in policies:
+                    if isinstance(listener, Listener):
+                        listener.hear(seat, action.text, state.day)
             if state.outcome is not None:
                 break
         if not acted:
@@ -171,7 +191,191 @@ def test_bots_say_one_line_of_table_talk_before_each_lock(pack: Pack) -> None:
             if isinstance(action, Lock):
                 own = [a for _, s, a in log[:position] if s == seat]
                 assert isinstance(own[-1], Chat), "a bot locked without saying why"
-                assert own[-1].text.startswith(("Leaning to ", "Going with "))
+
+
+_QUOTED = re.compile(r"“([^”]+)”")
+
+
+def _six_seat_talk(pack: Pack, games: int) -> list[tuple[int, GameState, int, Chat]]:
+    """Every line of ``games`` bot games at six investigators: (game, state, seat, line)."""
+    said: list[tuple[int, GameState, int, Chat]] = []
+    for game in range(games):
+        state = deal(pack, 6, list(Difficulty)[game % 4], 500 + game)
+        for before, seat, action in _play_logged(state, _policies(pack, state, 500 + game)):
+            if isinstance(action, Chat):
+                said.append((game, before, seat, action))
+    return said
+
+
+def test_table_talk_quotes_the_words_of_the_dreams_and_gives_a_reason(pack: Pack) -> None:
+    lines = quoting = 0
+    for _, before, seat, chat in _six_seat_talk(pack, 8):
+        lines += 1
+        if before.stage is Stage.PLOT:
+            held = before.investigator(seat).dreams
+        else:
+            held = before.group_dreams
+        texts = " ".join(pack.dream(dream).text for dream in held).lower()
+        quotes = _QUOTED.findall(chat.text)
+        # Every quotation is the very words of a dream the bot holds (or the group's)...
+        assert all(quote in texts for quote in quotes), chat.text
+        quoting += bool(quotes)
+        # ...and a line without one says why all the same.
+        reasons = [line.format(card="")[2:] for line in NO_WORD_LINES]
+        reasons += [
+            "nothing I hold against it",
+            "locked there",
+        ]  # the people's word, or the table's
+        assert quotes or any(reason in chat.text for reason in reasons), chat.text
+        assert not any(motif in chat.text.split() for motif in ("motif", "motifs"))
+    assert lines > 200 and quoting / lines > 0.8
+
+
+@pytest.mark.parametrize("one_voice", [False, True])
+def test_no_line_copies_another_seats_line_that_day(
+    pack: Pack, monkeypatch: pytest.MonkeyPatch, one_voice: bool
+) -> None:
+    if one_voice:  # the hardest case: every seat speaks with the first voice
+        monkeypatch.setattr(talk, "voice_of", lambda seat: VOICES[0])
+    by_day: dict[tuple[int, int], dict[str, int]] = {}
+    for game, before, seat, chat in _six_seat_talk(pack, 8):
+        said = by_day.setdefault((game, before.day), {})
+        assert said.setdefault(chat.text, seat) == seat, f"seat {seat} copied {chat.text!r}"
+
+
+def test_each_persona_has_its_own_voice() -> None:
+    every = [
+        template
+        for voice in VOICES
+        for kind in fields(voice)
+        for template in getattr(voice, kind.name)
+    ]
+    assert len(every) == len(set(every))  # no phrasing is shared by two voices
+    assert len(VOICES) == 6 and all(len(voice.leaning) >= 2 for voice in VOICES)
+
+
+def _served_state(pack: Pack, seed: int) -> tuple[GameState, int]:
+    """Day 1 of a two-investigator game, every seat served; and the first seat's seat."""
+    state = deal(pack, 2, Difficulty.VERY_DIFFICULT, seed)
+    ghost = GhostBot(pack, seed)
+    while state.phase is Phase.DREAMS:
+        action = ghost.act(view(state, GHOST))
+        assert action is not None
+        state = apply(state, action)
+    return state, 1
+
+
+def test_a_card_a_person_names_is_weighed_in_and_the_bot_says_it_changed_its_mind(
+    pack: Pack,
+) -> None:
+    changed = 0
+    for seed in range(40):
+        state, seat = _served_state(pack, seed)
+        alone = InvestigatorBot(seat, pack, seed)
+        place = alone.act(view(state, seat))
+        assert isinstance(place, Place)
+        for card in state.tableau.character:
+            if card == place.card:
+                continue
+            name = pack.investigator_card(card).name
+            listening = InvestigatorBot(seat, pack, seed)
+            listening.people = frozenset({2})
+            listening.hear(2, f"I think it's {name}", state.day)
+            moved = listening.act(view(state, seat))
+            assert isinstance(moved, Place)
+            if moved.card != card:
+                continue
+            placed = apply(state, moved)
+            line = listening.act(view(placed, seat))
+            assert isinstance(line, Chat)
+            assert state.config.name(2) in line.text and name in line.text, line.text
+            changed += 1
+            # A bot's line naming the card is no person's word: it changes nothing.
+            deaf = InvestigatorBot(seat, pack, seed)
+            deaf.people = frozenset({2})
+            deaf.hear(3, f"I think it's {name}", state.day)
+            assert deaf.act(view(state, seat)) == place
+            break
+    assert changed >= 5
+
+
+def _stage_two(pack: Pack) -> GameState:
+    """The first Stage Two investigation of a four-investigator bot game, nobody placed."""
+    for seed in range(50):
+        state = deal(pack, 4, Difficulty.EASY, seed)
+        policies = _policies(pack, state, seed)
+        while state.outcome is None:
+            if state.stage is Stage.CULPRIT and state.phase is Phase.INVESTIGATION:
+                if len({group[0] for group in state.grouped_tableau}) == 4:
+                    return state
+                break
+            acted = False
+            for seat, policy in enumerate(policies):
+                if state.stage is Stage.CULPRIT and state.phase is Phase.INVESTIGATION:
+                    break
+                action = policy.act(view(state, seat))
+                if action is not None:
+                    state = apply(state, action)
+                    acted = True
+            assert acted
+    raise AssertionError("no game reached Stage Two")
+
+
+def test_in_stage_two_bots_follow_the_majority_of_the_peoples_locks_not_the_lowest_seat(
+    pack: Pack,
+) -> None:
+    state = _stage_two(pack)
+    characters = [group[0] for group in state.grouped_tableau]
+    bot = InvestigatorBot(4, pack, 9)
+    bot.people = frozenset({1, 2, 3})
+    own = bot.act(view(state, 4))
+    assert isinstance(own, Place)
+    majority = next(card for card in characters if card != own.card)
+    lowest = next(card for card in characters if card not in (own.card, majority))
+    # Seat 1 (the lowest) locks on one group, seats 2 and 3 on another.
+    for seat, card in ((1, lowest), (2, majority), (3, majority)):
+        state = apply(apply(state, Place(seat, card)), Lock(seat))
+    moves = []
+    for _ in range(6):
+        action = bot.act(view(state, 4))
+        if action is None:
+            break
+        moves.append(action)
+        state = apply(state, action)
+    assert state.investigator(4).marker == majority and state.investigator(4).locked
+    said = [move for move in moves if isinstance(move, Chat)]
+    assert said and "2 of the 3 of you" in said[-1].text
+
+
+def test_in_stage_two_a_waiting_bot_proposes_its_group_and_does_not_lock(pack: Pack) -> None:
+    state = _stage_two(pack)
+    bot = InvestigatorBot(4, pack, 9)
+    bot.people = frozenset({1, 2, 3})
+    bot.hold_lock = True
+    place = bot.act(view(state, 4))
+    assert isinstance(place, Place)
+    state = apply(state, place)
+    line = bot.act(view(state, 4))
+    assert isinstance(line, Chat) and _QUOTED.search(line.text)
+    assert bot.act(view(state, 4)) is None  # it waits: no lock
+    bot.hold_lock = False
+    assert bot.act(view(state, 4)) == Lock(4)  # its proposal stands, said once
+
+
+def test_the_stage_two_wait_ends_when_every_person_locked_or_the_time_is_up(pack: Pack) -> None:
+    state = _stage_two(pack)
+    people = frozenset({1, 2})
+    assert patience(state) == WAIT_WITHOUT_SAND_GLASS == 60
+    assert wait_left(state, people, 0.0) == 60
+    assert wait_left(state, people, 59.5) == 0.5
+    assert wait_left(state, people, 60.0) is None  # a minute without a sand-glass
+    assert wait_left(state, frozenset(), 0.0) is None  # a table of bots never waits
+    timed = replace(state, config=replace(state.config, timer=100))
+    assert wait_left(timed, people, 49.0) == 1.0 and wait_left(timed, people, 50.0) is None
+    for seat in people:
+        characters = state.grouped_tableau[0][0]
+        state = apply(apply(state, Place(seat, characters)), Lock(seat))
+    assert wait_left(state, people, 0.0) is None  # every person has locked
 
 
 # --- what the investigator knows -----------------------------------------------------------
@@ -526,3 +730,81 @@ def test_three_dreams_split_by_slot_as_their_pointing_slots_say() -> None:
         rows = [[rng.randrange(-2, 3) for _ in range(3)] for _ in range(3)]
         bits = [_positive_slots(row) for row in rows]
         assert table[bits[0] | bits[1] << 3 | bits[2] << 6] == splits_by_slot(rows)
+
+
+# --- the networked runner waits for the people -----------------------------------------
+
+
+class _StubPlayer:
+    """Just enough of a seat's player for ``BotBrain.decide``: a state moved by its moves."""
+
+    def __init__(self, pack: Pack, state: GameState, seat: int) -> None:
+        self.state, self.seat = state, seat
+        self.held = 0
+        self.playing = True
+        self.finished = False
+        self.events: list[object] = []
+        genesis = SimpleNamespace(pack=SimpleNamespace(hash=pack.content_hash, id=pack.id))
+        self.replica = SimpleNamespace(table=SimpleNamespace(genesis=genesis), events=self.events)
+
+    def due(self) -> None:
+        return None
+
+    def view(self) -> object:
+        return view(self.state, self.seat)
+
+    def play(self, action: Action) -> Action:
+        self.state = apply(self.state, action)
+        return action
+
+
+def _brain_at(pack: Pack, state: GameState, now: list[float]) -> tuple[BotBrain, _StubPlayer]:
+    """The runner of a bot in seat 4, people in seats 1 to 3, on the clock ``now[0]``."""
+    player = _StubPlayer(pack, state, 4)
+    seats = [SimpleNamespace(seat=seat, bot=seat in (GHOST, 4)) for seat in range(5)]
+    session = SimpleNamespace(
+        game=1,
+        ready=True,
+        finished=False,
+        player=player,
+        seat=4,
+        bot=True,
+        lobby=SimpleNamespace(seats=seats),
+    )
+    brain = BotBrain(cast(PeerSession, session), pack=pack, seed=9, clock=lambda: now[0])
+    return brain, player
+
+
+def test_a_networked_bot_waits_a_minute_for_the_people_on_a_frozen_clock(pack: Pack) -> None:
+    now = [1000.0]
+    brain, player = _brain_at(pack, _stage_two(pack), now)
+    moves = [brain.decide(), brain.decide()]
+    assert [type(move) for move in moves] == [Place, Chat]  # its proposal, and why
+    assert brain.decide() is None and brain.wake_in() == 60  # then it waits
+    now[0] += 59.5
+    assert brain.decide() is None and brain.wake_in() == 0.5
+    now[0] += 0.5  # a minute since the group give, and no person has locked
+    assert brain.decide() == Lock(4) and brain.wake_in() is None
+    assert player.state.investigator(4).locked
+
+
+def test_a_networked_bot_stops_waiting_when_every_person_has_locked(pack: Pack) -> None:
+    now = [0.0]
+    state = _stage_two(pack)
+    brain, player = _brain_at(pack, state, now)
+    proposal = brain.decide()
+    assert isinstance(proposal, Place)
+    other = next(group[0] for group in state.grouped_tableau if group[0] != proposal.card)
+    heard: list[str] = []
+    player.events.append(SimpleNamespace(body=ChatBody(text="It must be them"), seat=1))
+    for seat in (1, 2, 3):  # the clock never moves: only the people's locks end the wait
+        player.state = apply(apply(player.state, Place(seat, other)), Lock(seat))
+    original = InvestigatorBot.hear
+    try:
+        InvestigatorBot.hear = lambda self, seat, text, day: heard.append(text)  # type: ignore[method-assign]
+        moves = [brain.decide() for _ in range(5)]
+    finally:
+        InvestigatorBot.hear = original  # type: ignore[method-assign]
+    assert heard == ["It must be them"]  # it read the chat
+    assert player.state.investigator(4).marker == other and player.state.investigator(4).locked
+    assert any(isinstance(move, Chat) and "3 of the 3 of you" in move.text for move in moves)

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from domicile_p2p.bots import Policy
+from domicile_p2p.bots import InvestigatorBot, Listener, Policy
 from domicile_p2p.fairness.commit import GAME_ID_BYTES
 from domicile_p2p.fairness.seeds import HOST, SelfplaySeeds
 from domicile_p2p.identity import Identity
@@ -134,6 +134,12 @@ class LocalGame:
         # kept until it is played, or asking again (as the table does before each move)
         # would lose it.
         self._talk: dict[int, Chat] = {}
+        # The bots weigh what the people at the table say, and follow the people's locked
+        # markers in Stage Two (domicile_p2p.bots.investigator).
+        people = frozenset(range(1, investigators + 1)) - frozenset(bot_seats)
+        for policy in self.policies.values():
+            if isinstance(policy, InvestigatorBot):
+                policy.people = people
 
     # --- the protocol around the game ------------------------------------------------
 
@@ -172,10 +178,21 @@ class LocalGame:
         except (RuleError, AgentMisuse) as error:
             raise Refused(str(error)) from None
         try:
-            return self._submit(signed)
+            played = self._submit(signed)
         except Rejected as error:
             agent.resync()
             raise Refused(error.reason) from None
+        if isinstance(action, Chat):
+            self._heard(action)
+        return played
+
+    def _heard(self, chat: Chat) -> None:
+        """Every bot hears a line said at the table."""
+        state = self.replica.state
+        assert state is not None, "the table talks once the game is dealt"
+        for policy in self.policies.values():
+            if isinstance(policy, Listener):
+                policy.hear(chat.by, chat.text, state.day)
 
     def bot_actions(self) -> list[tuple[int, Action]]:
         """Every bot's next move on the game as it stands (asking each keeps its memory)."""

@@ -19,6 +19,7 @@ from domicile_p2p.bots.errors import BotMisuse
 from domicile_p2p.bots.factory import make_policy
 from domicile_p2p.bots.ghost import GhostBot
 from domicile_p2p.bots.investigator import InvestigatorBot
+from domicile_p2p.bots.listener import Listener
 from domicile_p2p.bots.readers import DEFAULT_READERS, Readers
 from domicile_p2p.bots.recording import RecordingPolicy
 from domicile_p2p.rules import Policy
@@ -28,6 +29,7 @@ __all__ = [
     "BotMisuse",
     "GhostBot",
     "InvestigatorBot",
+    "Listener",
     "Policy",
     "Readers",
     "RecordingPolicy",

@@ -28,10 +28,13 @@ from typing import Final
 from domicile_p2p.bots.motifs import PerPack, motif_index
 from domicile_p2p.bots.naming import NAMED_WEIGHT, dream_names
 from domicile_p2p.packs import InvestigatorCard, Pack
+from domicile_p2p.packs.names import NameIndex
 from domicile_p2p.packs.reading import (
     CardText,
     Clue,
     TextReader,
+    Word,
+    content_words,
     load_associations,
 )
 
@@ -89,14 +92,49 @@ class PackTexts:
             for card in reader.cards
         }
 
+        self._clues: dict[str, dict[str, list[Clue]]] = {}
+        self._quotations: dict[str, dict[Word, str]] = {}
+
     def clues(self, dream: str, card: str) -> list[Clue]:
-        """The words of ``dream`` that read as ``card``, the weightiest first."""
-        for reader in self.readers:
-            for position, candidate in enumerate(reader.cards):
-                if candidate.id == card:
-                    found = reader.clues(self.dreams[dream])[position]
-                    return sorted(found, key=lambda clue: -clue.weight)
-        raise KeyError(card)
+        """The words of ``dream`` that read as ``card``, the weightiest first (each dream
+        is read once, against every card)."""
+        by_card = self._clues.get(dream)
+        if by_card is None:
+            by_card = {}
+            for reader in self.readers:
+                found = reader.clues(self.dreams[dream])
+                for candidate, clues in zip(reader.cards, found, strict=True):
+                    by_card[candidate.id] = sorted(clues, key=lambda clue: -clue.weight)
+            self._clues[dream] = by_card
+        return by_card[card]
+
+    def quotation(self, dream: str, word: Word) -> str:
+        """``word`` of ``dream`` as the bots quote it: with the content words printed next
+        to it in its clause, at most :data:`QUOTED_WORDS` ("cold stone vault")."""
+        quoted = self._quotations.get(dream)
+        if quoted is None:
+            quoted = self._quotations[dream] = _quotations(self.dreams[dream])
+        return quoted.get(word, word.printed.lower())
+
+
+QUOTED_WORDS: Final = 3
+"""The most words of a dream one quotation holds."""
+
+
+def _quotations(text: str) -> dict[Word, str]:
+    """Each content word of ``text`` and the run of adjacent content words around it."""
+    runs: list[list[Word]] = []
+    for word in content_words(text):
+        if word.before is None or not runs:
+            runs.append([])
+        runs[-1].append(word)
+    quoted: dict[Word, str] = {}
+    for run in runs:
+        for position, word in enumerate(run):
+            start = max(0, min(position - 1, len(run) - QUOTED_WORDS))
+            first, last = run[start], run[min(start + QUOTED_WORDS, len(run)) - 1]
+            quoted.setdefault(word, text[first.start : last.end].lower())
+    return quoted
 
 
 def _text_fits(pack: Pack) -> Fits:
@@ -127,6 +165,9 @@ def _motif_fits(pack: Pack) -> Fits:
 
 pack_texts = PerPack(PackTexts)
 """The pack's text readers, built once per pack content."""
+
+name_index = PerPack(lambda pack: NameIndex(pack.investigator_cards))
+"""The names of the pack's investigator cards (to find the cards a chat line names)."""
 
 _FITS: Final = {Readers.TEXT: PerPack(_text_fits), Readers.MOTIFS: PerPack(_motif_fits)}
 

@@ -7,6 +7,7 @@ playing the same game).
 
 from __future__ import annotations
 
+from domicile_p2p.bots.listener import Listener
 from domicile_p2p.rules import Action, Policy, View
 
 
@@ -26,3 +27,8 @@ class RecordingPolicy:
         if action is not None:
             self.log.append(action)
         return action
+
+    def hear(self, seat: int, text: str, day: int) -> None:
+        """Passes the chat on to ``inner`` when it listens."""
+        if isinstance(self.inner, Listener):
+            self.inner.hear(seat, text, day)

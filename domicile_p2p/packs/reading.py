@@ -141,6 +141,7 @@ _UNDOUBLED: Final = frozenset("lsz")
 
 _TOKEN: Final = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
 _POSSESSIVE: Final = ("'s", "’s")
+_CLAUSE_MARKS: Final = ",.;:!?()\u2014"
 
 
 def stem(word: str) -> str:
@@ -168,6 +169,9 @@ class Word:
     before: str | None
     """The content word printed just before it in the same clause, if any ("sleeping" of
     "sleeping birds"): what a quotation of the word keeps with it."""
+    start: int = 0
+    end: int = 0
+    """Where the word is printed in its text (``text[start:end]``)."""
 
 
 def content_words(text: str) -> tuple[Word, ...]:
@@ -177,7 +181,8 @@ def content_words(text: str) -> tuple[Word, ...]:
     end = 0
     for match in _TOKEN.finditer(text):
         printed = match.group()
-        if any(mark in text[end : match.start()] for mark in ",.;:!?()\u2014"):
+        gap = text[end : match.start()]
+        if gap != " " and any(mark in gap for mark in _CLAUSE_MARKS):
             previous = None  # a quotation never spans a clause
         end = match.end()
         lower = printed.casefold()
@@ -187,7 +192,7 @@ def content_words(text: str) -> tuple[Word, ...]:
         if single in STOP_WORDS or lower in STOP_WORDS or len(single) < 2:
             previous = None
             continue
-        found.append(Word(printed, stem(single), previous))
+        found.append(Word(printed, stem(single), previous, match.start(), match.end()))
         previous = printed
     return tuple(found)
 

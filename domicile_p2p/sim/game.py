@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from domicile_p2p.bots import DEFAULT_READERS, GhostBot, Policy, Readers, make_policy
+from domicile_p2p.bots import DEFAULT_READERS, GhostBot, Listener, Policy, Readers, make_policy
 from domicile_p2p.bots.naming import DreamNames, dream_names, wrong_named_cards
 from domicile_p2p.fairness.deal import deal_secrets, deal_tableau
 from domicile_p2p.packs import Pack
@@ -28,6 +28,7 @@ from domicile_p2p.rules import (
     MOVES,
     Action,
     Category,
+    Chat,
     Difficulty,
     GameState,
     Give,
@@ -168,12 +169,16 @@ def play(state: GameState, policies: Sequence[Policy]) -> GameState:
     the phase it is reached in (:func:`may_act`) is passed over.  A pass in
     which nobody acts means the game can never end: :class:`Deadlock`.
 
+    Every line of chat is heard at once by every policy that listens (a
+    :class:`~domicile_p2p.bots.Listener`: the bot investigators).
+
     A seat passed over would have answered ``None``; what the bots remember
     (the séance guesses they have seen locked) they also see when next
     asked: the Ghost is asked at every séance with every marker locked, and
     an investigator notes its own guess when it locks.
     """
     seats = range(len(policies))
+    listeners = [policy for policy in policies if isinstance(policy, Listener)]
     # Of ``state``: built once, shared by every seat's view (the Ghost's too).
     public_state: GameState | None = public(state)
     for seat in seats:
@@ -190,6 +195,9 @@ def play(state: GameState, policies: Sequence[Policy]) -> GameState:
                 state = apply(state, action)
                 public_state = None
                 acted = True
+                if isinstance(action, Chat):
+                    for listener in listeners:
+                        listener.hear(action.by, action.text, state.day)
                 if state.outcome is not None:
                     break
         if not acted:

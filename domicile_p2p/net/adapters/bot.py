@@ -20,17 +20,19 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from domicile_p2p.bots import InvestigatorBot, make_policy
 from domicile_p2p.bots import Policy as BotPolicy
-from domicile_p2p.bots import make_policy
+from domicile_p2p.bots.waiting import wait_left
 from domicile_p2p.net.adapters.client import PeerClient
 from domicile_p2p.net.errors import NetError
 from domicile_p2p.net.sessions.host import HostLimits
 from domicile_p2p.net.sessions.limits import TokenBucket
 from domicile_p2p.net.sessions.peer import PeerSession
 from domicile_p2p.packs import Pack, load_default_pack
-from domicile_p2p.rules import Chat, RuleError
+from domicile_p2p.rules import GHOST, Chat, GameState, RuleError
 from domicile_p2p.transcript import Event, Replica, SignedAction
 from domicile_p2p.transcript.errors import AgentMisuse
+from domicile_p2p.transcript.schema import ChatBody
 from domicile_p2p.transcript.verify import VerifyReport, verify
 
 
@@ -63,9 +65,19 @@ class BotBrain:
         seed: int | None = None,
         on_illegal: Callable[[str], None] | None = None,
         clock: Callable[[], float] = time.monotonic,
+        wait_for_people: bool | None = None,
     ) -> None:
+        """``wait_for_people``: in Stage Two, wait for the people before locking
+        (``bots.waiting``); by default when the session says it is a bot's (a person's
+        seat played by a bot, as in tests, treats every seat alike)."""
         self.session = session
         self._clock = clock
+        self._wait_for_people = session.bot if wait_for_people is None else wait_for_people
+        self._heard = 0
+        """How many of the replica's events the policy has been told of (chat)."""
+        self._since: dict[tuple[int | None, int], float] = {}
+        """When each Stage Two investigation (game, day) was first seen."""
+        self._wake_in: float | None = None
         self._talk = _talk_budget()
         self.pack = pack or load_default_pack()
         self.seed = secrets.randbits(63) if seed is None else seed
@@ -105,6 +117,7 @@ class BotBrain:
         if session.game != self._game:
             # The table's next game: maybe another seat, surely another replica.
             self._game, self._policy, self._stuck_at = session.game, None, None
+            self._heard, self._since = 0, {}
         if not session.ready or session.finished:
             return None
         player = session.player
@@ -119,6 +132,8 @@ class BotBrain:
         if view is None:
             return None
         policy = self._policy_for_seat()
+        if isinstance(policy, InvestigatorBot):
+            self._brief(policy, view.state)
         action = policy.act(view)
         if isinstance(action, Chat) and not self._talk.allow(self._clock()):
             # Table talk is a courtesy: a line the host's chat bound would refuse is not
@@ -138,6 +153,38 @@ class BotBrain:
 
     def outcome(self) -> BotOutcome:
         return outcome_of(self.session)
+
+    def wake_in(self) -> float | None:
+        """Seconds until the bot should decide again although nothing happened (its wait
+        for the people in Stage Two runs out), or ``None``."""
+        return self._wake_in
+
+    def _people(self) -> frozenset[int]:
+        """The other investigator seats people hold, as the lobby says."""
+        lobby = self.session.lobby
+        if not self._wait_for_people or lobby is None:
+            return frozenset()
+        return frozenset(
+            status.seat
+            for status in lobby.seats
+            if not status.bot and status.seat not in (GHOST, self.session.seat)
+        )
+
+    def _brief(self, policy: InvestigatorBot, state: GameState) -> None:
+        """Tell the investigator bot who the people are, what was said, and whether it
+        waits for the people before locking."""
+        replica = self.session.player.replica
+        if replica is not None:
+            events = replica.events
+            for event in events[self._heard :]:
+                if isinstance(event.body, ChatBody) and event.seat is not None:
+                    policy.hear(event.seat, event.body.text, state.day)
+            self._heard = len(events)
+        people = self._people()
+        policy.people = people
+        since = self._since.setdefault((self.session.game, state.day), self._clock())
+        self._wake_in = wait_left(state, people, self._clock() - since)
+        policy.hold_lock = self._wake_in is not None
 
 
 def _talk_budget() -> TokenBucket:
@@ -205,12 +252,17 @@ async def run_bot(
     try:
         while not client.session.done:
             waiter = asyncio.create_task(client.wait_changed(seen))
-            done, _ = await asyncio.wait({runner, waiter}, return_when=asyncio.FIRST_COMPLETED)
+            done, _ = await asyncio.wait(
+                {runner, waiter}, timeout=brain.wake_in(), return_when=asyncio.FIRST_COMPLETED
+            )
             if runner in done:
                 waiter.cancel()
                 runner.result()  # re-raises the fatal error that ended the connection
                 break
-            seen = waiter.result()
+            if waiter in done:
+                seen = waiter.result()
+            else:  # the bot's wait for the people ran out: it decides again
+                waiter.cancel()
             report()
             if len(client.refusals) != refusals:
                 refusals = len(client.refusals)
