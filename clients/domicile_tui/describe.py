@@ -51,18 +51,16 @@ def days_left(state: GameState) -> int:
 
 def awaiting_dreams(state: GameState) -> tuple[int, ...]:
     """Investigators the Ghost still has to serve this round (Stage One), in seat order."""
-    if state.stage is not Stage.PLOT or state.phase is not Phase.DREAMS:
-        return ()
-    return tuple(s for s in state.active_seats if not state.investigator(s).served)
+    from domicile_p2p.rules import due  # the phase table: with a game
+
+    return due(state).to_serve
 
 
 def still_deciding(state: GameState) -> tuple[int, ...]:
-    """Active investigators whose marker is not locked yet."""
-    if state.phase not in (Phase.DREAMS, Phase.INVESTIGATION):
-        return ()
-    if state.stage is Stage.CULPRIT and state.phase is Phase.DREAMS:
-        return ()
-    return tuple(s for s in state.active_seats if not state.investigator(s).locked)
+    """Active investigators whose marker is not locked yet (while markers may move)."""
+    from domicile_p2p.rules import due
+
+    return due(state).undecided
 
 
 def investigator_status(state: GameState, seat: int, pack: Pack) -> str:
@@ -134,12 +132,10 @@ def a_card(kind: str) -> str:
 def refreshes_left(state: GameState) -> tuple[int | None, int]:
     """The Ghost's refreshes still allowed (``None``: no limit this game) and those left this
     round.  Public: every seat may count them (RULES.md, Visibility)."""
-    rules = state.config.rules
-    this_round = max(rules.refreshes_per_round - state.refreshes_this_round, 0)
-    if rules.refreshes_per_game is None:
-        return None, this_round
-    in_game = max(rules.refreshes_per_game - state.refreshes_used, 0)
-    return in_game, min(this_round, in_game)
+    from domicile_p2p.rules import due
+
+    now = due(state)
+    return now.refreshes_left, now.refreshes_now
 
 
 def ghost_refreshes(state: GameState) -> str:

@@ -29,9 +29,10 @@ from domicile_p2p.rules import (
     Action,
     Chat,
     Difficulty,
-    Phase,
+    Investigation,
     RuleError,
     View,
+    due,
     view,
 )
 from domicile_p2p.transcript import (
@@ -210,7 +211,7 @@ class LocalGame:
     def seance_due(self) -> bool:
         """The Ghost must announce the séance (the human Ghost's is announced for them)."""
         state = self.replica.state
-        return state is not None and not self.over and state.phase is Phase.SEANCE
+        return state is not None and not self.over and due(state).seance
 
     def announce_seance(self) -> list[Played]:
         """The Ghost's true verdicts: an honest Ghost has nothing to choose here."""
@@ -228,17 +229,13 @@ class LocalGame:
         return [Played(event, moves.get(event.seq)) for event in events]
 
     @property
-    def investigation(self) -> tuple[int, int] | None:
+    def investigation(self) -> Investigation | None:
         """The (day, stage) of the investigation under way, at a table with a sand-glass."""
         state = self.replica.state
-        if (
-            state is None
-            or self.over
-            or state.config.timer is None
-            or state.phase is not Phase.INVESTIGATION
-        ):
+        if state is None or self.over:
             return None
-        return state.day, int(state.stage)
+        now = due(state)
+        return now.investigation if now.timed else None
 
     def time_up(self) -> list[Played]:
         """The sand-glass ran out: the host's signed time-up (placed markers lock where they

@@ -62,11 +62,11 @@ from domicile_p2p.rules import (
     CulpritSeance,
     Difficulty,
     GameState,
-    Phase,
     Place,
     RuleError,
     Seance,
     apply,
+    due,
     new_game,
     view,
 )
@@ -521,7 +521,7 @@ class NetworkTable:
             session.seat == GHOST
             and replica is not None
             and replica.step is Step.PLAY
-            and replica.phase is Phase.SEANCE
+            and _seance_due(replica.state)
             and not self._announcing
         ):
             self._announcing = True
@@ -535,7 +535,7 @@ class NetworkTable:
                 await self._until_ready(client)
                 agent = client.session.player.agent
                 replica = client.session.player.replica
-                if agent is None or replica is None or replica.phase is not Phase.SEANCE:
+                if agent is None or replica is None or not _seance_due(replica.state):
                     return
                 assert isinstance(agent, GhostAgent)
                 await client.submit(agent.seance())
@@ -765,6 +765,11 @@ class NetworkTable:
 
     def _emit(self, event: SessionEvent) -> None:
         self._channel.put(event)
+
+
+def _seance_due(state: GameState | None) -> bool:
+    """The Ghost owes the séance now (``rules.due``)."""
+    return state is not None and due(state).seance
 
 
 def _history(actions: Sequence[Action]) -> frozenset[int]:

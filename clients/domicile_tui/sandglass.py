@@ -22,13 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from domicile_p2p.rules import Phase
-
 if TYPE_CHECKING:
-    from domicile_p2p.rules import Action, View
-
-Investigation = tuple[int, int]
-"""Which investigation: the day and the stage (one investigation a day)."""
+    from domicile_p2p.rules import Action, Investigation, View
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,21 +45,22 @@ class Glass:
 
 def follow(glass: Glass | None, view: View, action: Action | None, now: float) -> Glass | None:
     """The glass once the table has moved to ``view`` (``action`` led there) at ``now``."""
-    from domicile_p2p.rules import TimeUp  # the moves load with the first view
+    from domicile_p2p.rules import TimeUp, due  # the moves load with the first view
 
     state = view.state
     seconds = state.config.timer
     if seconds is None:
         return None
-    investigation = (state.day, int(state.stage))
+    now_due = due(state)
+    investigation = now_due.key
     same = glass is not None and glass.investigation == investigation
-    if state.phase is Phase.INVESTIGATION:
+    if now_due.investigation is not None:
         if glass is not None and same and not glass.called:
             return glass
         return Glass(investigation, seconds, now)
     if isinstance(action, TimeUp):
         began = glass.began if glass is not None and same else now
         return Glass(investigation, seconds, began, called=True)
-    if glass is not None and same and glass.called and state.phase is Phase.SEANCE:
+    if glass is not None and same and glass.called and now_due.seance:
         return glass  # empty until the séance that time-up called for is announced
     return None

@@ -9,6 +9,8 @@ Public API::
     Policy                                      # what plays a seat: view in, action out
     true_seance(state, secrets)                 # the séance an honest Ghost must hold
     refresh_refusal(state)                      # why the Ghost may not refresh now, if not
+    due(state)                                  # what is due: whose move, which kinds of
+                                                # action, what the table waits for
 
 No I/O, no clock, no randomness: every random value is injected through
 :class:`SecretSetup` (see ``domicile_p2p.fairness``).
@@ -35,12 +37,14 @@ if TYPE_CHECKING:
         TimeUp,
         Unlock,
     )
+    from domicile_p2p.rules.due import Due, Investigation, due
     from domicile_p2p.rules.engine import (
         apply,
         group_give_size,
         legal_actions,
         new_game,
         refresh_refusal,
+        refreshes_left,
         time_up,
         true_seance,
     )
@@ -103,7 +107,14 @@ if TYPE_CHECKING:
         TableConfig,
         Verdict,
     )
-    from domicile_p2p.rules.phases import MOVES, PHASE_DESCRIPTIONS, TRANSITIONS, Trigger
+    from domicile_p2p.rules.phases import (
+        AWAITS,
+        MOVES,
+        PHASE_DESCRIPTIONS,
+        TRANSITIONS,
+        Awaiting,
+        Trigger,
+    )
     from domicile_p2p.rules.policy import Policy
     from domicile_p2p.rules.visibility import GhostKnowledge, View, public, view
 
@@ -135,6 +146,7 @@ _EXPORTS: dict[str, str] = {
             "legal_actions",
             "new_game",
             "refresh_refusal",
+            "refreshes_left",
             "time_up",
             "true_seance",
         ),
@@ -205,7 +217,10 @@ _EXPORTS: dict[str, str] = {
         ),
         "model",
     ),
-    **dict.fromkeys(("MOVES", "PHASE_DESCRIPTIONS", "TRANSITIONS", "Trigger"), "phases"),
+    **dict.fromkeys(("Due", "Investigation", "due"), "due"),
+    **dict.fromkeys(
+        ("AWAITS", "MOVES", "PHASE_DESCRIPTIONS", "TRANSITIONS", "Awaiting", "Trigger"), "phases"
+    ),
     "Policy": "policy",
     **dict.fromkeys(("GhostKnowledge", "View", "public", "view"), "visibility"),
 }
@@ -213,6 +228,7 @@ _EXPORTS: dict[str, str] = {
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
 
 __all__ = [
+    "AWAITS",
     "CATEGORY_ORDER",
     "DIFFICULTY_RULES",
     "GHOST",
@@ -234,6 +250,7 @@ __all__ = [
     "TRANSITIONS",
     "Action",
     "AlreadyServed",
+    "Awaiting",
     "BadChat",
     "BadGive",
     "BadTimeUp",
@@ -244,6 +261,7 @@ __all__ = [
     "CulpritSeance",
     "Difficulty",
     "DifficultyRules",
+    "Due",
     "FalseVerdict",
     "GameOver",
     "GameState",
@@ -252,6 +270,7 @@ __all__ = [
     "GhostOnly",
     "Give",
     "GroupGive",
+    "Investigation",
     "Investigator",
     "InvestigatorOnly",
     "Lock",
@@ -288,11 +307,13 @@ __all__ = [
     "WrongCategory",
     "WrongPhase",
     "apply",
+    "due",
     "group_give_size",
     "legal_actions",
     "new_game",
     "public",
     "refresh_refusal",
+    "refreshes_left",
     "time_up",
     "true_seance",
     "view",

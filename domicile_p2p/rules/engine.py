@@ -546,11 +546,13 @@ def refresh_refusal(state: GameState) -> errors.RefreshLimit | errors.NothingToD
     level = state.config.difficulty.label
     if rules.refreshes_per_game == 0 or rules.refreshes_per_round == 0:
         return errors.RefreshLimit(f"{level} allows no refreshes")
-    if state.refreshes_this_round >= rules.refreshes_per_round:
+    in_game, this_round = _refreshes_left(state)
+    if this_round == 0:
         return errors.RefreshLimit(
             f"{level} allows at most {_count(rules.refreshes_per_round, 'refresh')} per round"
         )
-    if rules.refreshes_per_game is not None and state.refreshes_used >= rules.refreshes_per_game:
+    if in_game == 0:
+        assert rules.refreshes_per_game is not None
         return errors.RefreshLimit(
             f"{level} allows at most {_count(rules.refreshes_per_game, 'refresh')} per game"
         )
@@ -568,6 +570,21 @@ def refresh_refusal(state: GameState) -> errors.RefreshLimit | errors.NothingToD
             "the Ghost cannot refresh: the deck and the discard pile are both empty"
         )
     return None
+
+
+def refreshes_left(state: GameState) -> tuple[int | None, int]:
+    """The refreshes the difficulty still allows: in the game (``None``: no limit) and now
+    (this round, within the game's).  Public: every seat may count them (RULES.md)."""
+    in_game, this_round = _refreshes_left(state)
+    return in_game, this_round if in_game is None else min(this_round, in_game)
+
+
+def _refreshes_left(state: GameState) -> tuple[int | None, int]:
+    rules = state.config.rules
+    this_round = max(rules.refreshes_per_round - state.refreshes_this_round, 0)
+    if rules.refreshes_per_game is None:
+        return None, this_round
+    return max(rules.refreshes_per_game - state.refreshes_used, 0), this_round
 
 
 def group_give_size(state: GameState) -> int:

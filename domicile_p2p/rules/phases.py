@@ -60,7 +60,7 @@ every position, including after the end.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from enum import Enum
 from typing import Final
 
@@ -130,6 +130,37 @@ MOVES: Final[dict[Position, frozenset[type]]] = {
     (Stage.CULPRIT, Phase.ENDED): frozenset({Chat}),
 }
 
+
+class Awaiting(Enum):
+    """What a position waits for: the triggers that end it without the host's clock."""
+
+    GIVES = "the Ghost's give to every active investigator"
+    GROUP_GIVE = "the Ghost's three dreams for the group"
+    LOCKS = "every active investigator's locked marker"
+    ACCUSATION = "every marker locked on one Character"
+    SEANCE = "the Ghost's séance"
+    NOTHING = "nothing: the game is over"
+
+
+AWAITS: Final[dict[Position, tuple[Awaiting, frozenset[Trigger]]]] = {
+    (Stage.PLOT, Phase.DREAMS): (Awaiting.GIVES, frozenset({Trigger.ALL_SERVED})),
+    (Stage.PLOT, Phase.INVESTIGATION): (Awaiting.LOCKS, frozenset({Trigger.ALL_LOCKED})),
+    (Stage.PLOT, Phase.SEANCE): (
+        Awaiting.SEANCE,
+        frozenset({Trigger.CALENDAR_OUT, Trigger.PLOT_SOLVED, Trigger.NEXT_DAY}),
+    ),
+    (Stage.PLOT, Phase.ENDED): (Awaiting.NOTHING, frozenset()),
+    (Stage.CULPRIT, Phase.DREAMS): (Awaiting.GROUP_GIVE, frozenset({Trigger.GROUP_SERVED})),
+    (Stage.CULPRIT, Phase.INVESTIGATION): (Awaiting.ACCUSATION, frozenset({Trigger.UNANIMOUS})),
+    (Stage.CULPRIT, Phase.SEANCE): (
+        Awaiting.SEANCE,
+        frozenset({Trigger.CULPRIT_NAMED, Trigger.CALENDAR_OUT, Trigger.NEXT_DAY}),
+    ),
+    (Stage.CULPRIT, Phase.ENDED): (Awaiting.NOTHING, frozenset()),
+}
+"""What each position waits for, and the triggers of :data:`TRANSITIONS` that bring it (the
+host's TIME_UP aside): ``tests/test_rules_due.py`` checks both against the table."""
+
 PHASE_DESCRIPTIONS: Final[dict[Position, str]] = {
     (Stage.PLOT, Phase.DREAMS): "the Ghost is sending dreams",
     (Stage.PLOT, Phase.INVESTIGATION): "the investigators are deciding",
@@ -148,12 +179,26 @@ PHASE_DESCRIPTIONS: Final[dict[Position, str]] = {
 # The predicates run after every action, so each is one pass over the investigators that
 # stops at the first who breaks it.  Active: in Stage One those still seeking a card
 # (``done`` is asked only of those the rest of the test does not settle), in Stage Two all.
+# :func:`unserved` and :func:`undecided` are the same passes, naming the seats: the query
+# ``rules.due`` asks them, so what the table waits for is what the triggers wait for.
+
+
+def unserved(stage: Stage, investigators: Sequence[Investigator]) -> Iterator[int]:
+    """The seats ALL_SERVED waits for: active investigators without this round's give."""
+    if stage is Stage.CULPRIT:
+        return (seat for seat, inv in enumerate(investigators, 1) if not inv.served)
+    return (seat for seat, inv in enumerate(investigators, 1) if not (inv.served or inv.done))
+
+
+def undecided(stage: Stage, investigators: Sequence[Investigator]) -> Iterator[int]:
+    """The seats ALL_LOCKED (and UNANIMOUS) wait for: active investigators not locked."""
+    if stage is Stage.CULPRIT:
+        return (seat for seat, inv in enumerate(investigators, 1) if not inv.locked)
+    return (seat for seat, inv in enumerate(investigators, 1) if not (inv.locked or inv.done))
 
 
 def _all_served(draft: Draft) -> bool:
-    if draft.stage is Stage.CULPRIT:
-        return all(inv.served for inv in draft.investigators)
-    return all(inv.served or inv.done for inv in draft.investigators)
+    return next(unserved(draft.stage, draft.investigators), None) is None
 
 
 def _group_served(draft: Draft) -> bool:
@@ -161,16 +206,18 @@ def _group_served(draft: Draft) -> bool:
 
 
 def _all_locked(draft: Draft) -> bool:
-    if draft.stage is Stage.CULPRIT:
-        return all(inv.locked for inv in draft.investigators)
-    return all(inv.locked or inv.done for inv in draft.investigators)
+    return next(undecided(draft.stage, draft.investigators), None) is None
 
 
-def _unanimous(draft: Draft) -> bool:
-    investigators = draft.investigators
+def unanimous(investigators: Sequence[Investigator]) -> bool:
+    """Every marker locked on one Character (Stage Two's UNANIMOUS)."""
     return all(inv.locked for inv in investigators) and (
         len({inv.marker for inv in investigators}) == 1
     )
+
+
+def _unanimous(draft: Draft) -> bool:
+    return unanimous(draft.investigators)
 
 
 def _timed_out(draft: Draft) -> bool:

@@ -27,7 +27,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Final
 
 from domicile_p2p.identity import Identity, PublicKey
-from domicile_p2p.rules import Phase, time_up
+from domicile_p2p.rules import TimeUp, due, time_up
 from domicile_p2p.transcript.codec import GENESIS_PREV, Event, SignedAction
 from domicile_p2p.transcript.errors import (
     HOST,
@@ -207,11 +207,11 @@ class Table(Record):
         table, or no investigation under way).
         """
         state = self._ledger.state
-        if self.step is not Step.PLAY or state is None or state.phase is not Phase.INVESTIGATION:
+        if self.step is not Step.PLAY or state is None or TimeUp not in due(state).moves:
             raise HostMisuse("cannot call time now: no investigation is under way")
-        due = time_up(state)
+        called = time_up(state)
         try:
-            return self._state(Kind.TIME_UP, TimeUpBody(due.locked, due.no_guess))
+            return self._state(Kind.TIME_UP, TimeUpBody(called.locked, called.no_guess))
         except Fault as fault:
             raise HostMisuse(f"cannot call time: {fault.reason}") from None
 

@@ -18,7 +18,7 @@ from domicile_p2p.identity import Identity, PublicKey
 from domicile_p2p.net.sessions.guards.heads import HeadClaim, host_check
 from domicile_p2p.net.sessions.room import EventObject, Refusal, RoomConfig, SeatHolder
 from domicile_p2p.net.wire import ErrorCode
-from domicile_p2p.rules import Phase
+from domicile_p2p.rules import Investigation, due
 from domicile_p2p.transcript import Check, Event, Rejected, SignedAction, Table, make_genesis
 from domicile_p2p.transcript.errors import HostMisuse, MalformedEvent
 from domicile_p2p.transcript.ledger import Step
@@ -118,16 +118,13 @@ class HostedGame:
         return self._statement(self.table.abort_stalled)  # None: nobody to wait for after all
 
     @property
-    def investigation(self) -> tuple[int, int] | None:
+    def investigation(self) -> Investigation | None:
+        """The investigation the host's sand-glass times now (``rules.due``), if any."""
         state = self.table.state
-        if (
-            self.table.table.config.timer is None
-            or self.table.step is not Step.PLAY
-            or state is None
-            or state.phase is not Phase.INVESTIGATION
-        ):
+        if self.table.step is not Step.PLAY or state is None:
             return None
-        return state.day, int(state.stage)
+        now = due(state)
+        return now.investigation if now.timed else None
 
     @property
     def timer(self) -> int | None:

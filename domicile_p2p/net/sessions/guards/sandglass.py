@@ -19,8 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-Investigation = tuple[int, int]
-"""Which investigation: the day and the stage (one investigation per day)."""
+from domicile_p2p.rules import Investigation
 
 
 @dataclass(frozen=True, slots=True)
