@@ -20,7 +20,7 @@ SOAK_RECONNECT ?= 30
 SOAK_RECONNECT_PROCESSES ?= 4
 SOAK_RECONNECT_RATE ?= 32
 
-.PHONY: play test lint typecheck contracts pytest simulate bench bench-large fuzz chaos soak clean
+.PHONY: play test lint typecheck contracts pytest simulate vectors vectors-check bench bench-large fuzz chaos soak clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -36,8 +36,8 @@ play: $(STAMP)
 test: lint typecheck contracts pytest
 
 lint: $(STAMP)
-	$(BIN)/ruff check domicile_p2p clients tests benchmarks chaos
-	$(BIN)/ruff format --check domicile_p2p clients tests benchmarks chaos
+	$(BIN)/ruff check domicile_p2p clients tests benchmarks chaos tools
+	$(BIN)/ruff format --check domicile_p2p clients tests benchmarks chaos tools
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
@@ -52,6 +52,16 @@ pytest: $(STAMP)
 
 simulate: $(STAMP)
 	$(BIN)/domicile simulate $(ARGS)
+
+# The protocol's vectors and transcript schemas, from the code (tools/protocol_tools, kept
+# out of the installed package); `vectors-check` reports stale files (make test checks too).
+vectors: $(STAMP)
+	PYTHONPATH=tools $(BIN)/python -m protocol_tools.vectors
+	PYTHONPATH=tools $(BIN)/python -m protocol_tools.schema_export
+
+vectors-check: $(STAMP)
+	PYTHONPATH=tools $(BIN)/python -m protocol_tools.vectors --check
+	PYTHONPATH=tools $(BIN)/python -m protocol_tools.schema_export --check
 
 # Every benchmark with modest sizes (about 6 minutes); results in benchmarks/README.md.
 bench: $(STAMP)

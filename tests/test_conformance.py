@@ -20,10 +20,10 @@ from domicile_p2p.fairness.seeds import SelfplaySeeds
 from domicile_p2p.transcript import Check
 from domicile_p2p.transcript.errors import HOST, party
 from domicile_p2p.transcript.files import encode_transcript, read_transcript
-from domicile_p2p.transcript.forge import entries_of, seal
 from domicile_p2p.transcript.schema import GenesisBody
 from domicile_p2p.transcript.selfplay import Seating
 from domicile_p2p.transcript.verify import verify
+from protocol_tools.forge import entries_of, seal
 
 PROTOCOL = Path(__file__).resolve().parents[1] / "protocol"
 GAMES = PROTOCOL / "vectors" / "games"

@@ -146,7 +146,7 @@ def test_the_point_check_is_pynacls_own() -> None:
     # imports the bindings.
     from nacl.bindings import crypto_core_ed25519_is_valid_point
 
-    from domicile_p2p.transcript.vectors import key_vectors
+    from protocol_tools.vectors import key_vectors
 
     keys = [case["key"] for case in key_vectors()["keys"]]
     assert len(keys) >= 8

@@ -31,8 +31,8 @@ from domicile_p2p.transcript import (
     replay_secret,
 )
 from domicile_p2p.transcript.files import encode_transcript, parse_transcript, write_transcript
-from domicile_p2p.transcript.forge import entries_of
 from domicile_p2p.transcript.schema import GameOverBody
+from protocol_tools.forge import entries_of
 
 LOST = (1, 2)
 

@@ -16,7 +16,6 @@ from transcript_support import Game, index_of, reseal, transcript
 from domicile_p2p.rules import GHOST, Phase, time_up
 from domicile_p2p.transcript import Check
 from domicile_p2p.transcript.errors import HostMisuse, party
-from domicile_p2p.transcript.forge import Entry, entries_of
 from domicile_p2p.transcript.schema import (
     GenesisBody,
     Kind,
@@ -26,6 +25,7 @@ from domicile_p2p.transcript.schema import (
 )
 from domicile_p2p.transcript.selfplay import PlainPolicy
 from domicile_p2p.transcript.verify import verify
+from protocol_tools.forge import Entry, entries_of
 
 SEED, INVESTIGATORS = 3, 2
 

@@ -20,12 +20,13 @@ from typing import Any
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+import domicile_p2p
 from domicile_p2p.canonical import CanonicalError, decode, encode
 from domicile_p2p.fairness.deal import deal_secrets, deal_tableau
 from domicile_p2p.fairness.derive import ByteStream
 from domicile_p2p.rules import Category, Difficulty, TableConfig
-from domicile_p2p.transcript import schema_export, vectors
 from domicile_p2p.transcript.verify import verify
+from protocol_tools import schema_export, vectors
 
 ROOT = Path(__file__).resolve().parents[1] / "protocol"
 VECTORS = ROOT / "vectors"
@@ -47,7 +48,7 @@ def generated() -> dict[str, bytes]:
 def test_every_vector_file_is_reproduced_byte_for_byte(generated: dict[str, bytes]) -> None:
     for name, data in generated.items():
         path = VECTORS / name
-        assert path.exists(), f"{name} is missing: run python -m domicile_p2p.transcript.vectors"
+        assert path.exists(), f"{name} is missing: run make vectors"
         assert path.read_bytes() == data, f"{name} is out of date"
 
 
@@ -56,8 +57,35 @@ def test_no_stray_vector_files(generated: dict[str, bytes]) -> None:
     assert on_disk == set(generated)
 
 
+def test_the_development_tools_are_not_in_the_installed_package() -> None:
+    # The generator, the rule games' data and the forger live in tools/protocol_tools: the
+    # wheel (domicile_p2p and domicile_tui) holds none of them, and nothing in it uses them.
+    package = Path(domicile_p2p.__file__).resolve().parent
+    assert not [p.name for p in (package / "transcript").glob("*.py") if p.stem in _TOOLS]
+    for source in [*package.rglob("*.py"), *(ROOT.parent / "clients").rglob("*.py")]:
+        text = source.read_text("utf-8")
+        assert "import protocol_tools" not in text and "from protocol_tools" not in text, source
+    tools = Path(vectors.__file__).resolve().parent
+    assert {p.stem for p in tools.glob("*.py")} >= _TOOLS
+    assert (tools / "rule_vectors.toml").is_file()
+
+
+_TOOLS = {"vectors", "rule_vectors", "forge", "schema_export"}
+
+
+def test_the_rule_games_are_data_every_one_a_rule_of_the_spec() -> None:
+    import tomllib
+
+    from protocol_tools.rule_vectors import RULES_FILE
+
+    names = [spec["name"] for spec in tomllib.loads(RULES_FILE.read_text("utf-8"))["vector"]]
+    assert len(names) == len(set(names)) == 49
+    on_disk = {p.stem for p in (VECTORS / "games" / "rules").glob("*.jsonl")}
+    assert set(names) == on_disk
+
+
 def test_the_json_schemas_are_up_to_date() -> None:
-    assert schema_export.stale(SCHEMAS) == [], "run python -m domicile_p2p.transcript.schema_export"
+    assert schema_export.stale(SCHEMAS) == [], "run make vectors"
 
 
 def test_a_stale_schema_is_detected(tmp_path: Path) -> None:

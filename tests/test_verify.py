@@ -32,7 +32,6 @@ from domicile_p2p.fairness.commit import slot_commitment
 from domicile_p2p.rules import GHOST, Give, Phase, Stage
 from domicile_p2p.transcript import Check, Event
 from domicile_p2p.transcript.files import encode_transcript
-from domicile_p2p.transcript.forge import Entry, entries_of, renumber
 from domicile_p2p.transcript.packref import PackIdentity
 from domicile_p2p.transcript.schema import (
     AbortBody,
@@ -54,6 +53,7 @@ from domicile_p2p.transcript.schema import (
 )
 from domicile_p2p.transcript.selfplay import PlainPolicy
 from domicile_p2p.transcript.verify import VerifyReport, verify
+from protocol_tools.forge import Entry, entries_of, renumber
 
 DATA = Path(__file__).resolve().parent / "data"
 """``protocol-v1-honest.jsonl``: the protocol vectors' honest game as protocol 1 wrote it."""

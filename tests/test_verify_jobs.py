@@ -20,9 +20,9 @@ from domicile_p2p.canonical import CanonicalError, encode
 from domicile_p2p.transcript import Check, Event
 from domicile_p2p.transcript.batch import CHUNK, SignatureBatch, default_jobs
 from domicile_p2p.transcript.files import encode_transcript
-from domicile_p2p.transcript.forge import Entry
 from domicile_p2p.transcript.schema import Kind, PlaceBody
 from domicile_p2p.transcript.verify import VerifyReport, _Verification, verify
+from protocol_tools.forge import Entry
 
 LOST = (1, 2)
 JOBS = (1, 2, 5)

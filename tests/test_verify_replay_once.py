@@ -30,10 +30,10 @@ from domicile_p2p.canonical import CanonicalError, encode
 from domicile_p2p.transcript import verify as verify_module
 from domicile_p2p.transcript.codec import body_value, parse_body
 from domicile_p2p.transcript.errors import Fault, MalformedEvent
-from domicile_p2p.transcript.forge import entries_of
 from domicile_p2p.transcript.moves import PLAY_KINDS
 from domicile_p2p.transcript.schema import GiveBody, GroupGiveBody
 from domicile_p2p.transcript.verify import VerifyReport, verify
+from protocol_tools.forge import entries_of
 
 
 def _both_ways(data: bytes, monkeypatch: pytest.MonkeyPatch) -> tuple[VerifyReport, VerifyReport]:

@@ -2,7 +2,7 @@
 
 Self-play derives every key from its seed, so a test can play an honest
 game, then change any event and sign it again as a cheating host or Ghost
-would (``domicile_p2p.transcript.forge``).  :class:`Game` plays step by step
+would (``protocol_tools.forge``).  :class:`Game` plays step by step
 on the real :class:`Table`, so a scenario can let a Ghost lie through the
 table where the table cannot tell (a false "wrong", a card not in its hand).
 A small synthetic card set keeps games short and makes the dream deck run
@@ -49,7 +49,6 @@ from domicile_p2p.transcript import (
     make_genesis,
 )
 from domicile_p2p.transcript.files import encode_transcript
-from domicile_p2p.transcript.forge import Entry, entries_of, seal
 from domicile_p2p.transcript.ledger import Ledger, Step
 from domicile_p2p.transcript.moves import to_event
 from domicile_p2p.transcript.schema import (
@@ -60,6 +59,7 @@ from domicile_p2p.transcript.schema import (
     VerdictBody,
 )
 from domicile_p2p.transcript.selfplay import PlainPolicy, Seating, play_game
+from protocol_tools.forge import Entry, entries_of, seal
 
 CARDS = CardLists(
     tuple(f"char-{i:02d}" for i in range(1, 13)),

@@ -3,7 +3,7 @@
 These classes are the single source of the format: they validate what
 arrives (exact fields, types, ranges and hex spellings; unknown or missing
 fields are errors), and ``protocol/schema/*.schema.json`` is generated from
-them (``python -m domicile_p2p.transcript.schema_export``).
+them (``make vectors``: ``tools/protocol_tools/schema_export.py``).
 
 Every field is required and there are no defaults, so a value has exactly
 one JSON spelling: bytes are lower-case hex, optional values are an explicit

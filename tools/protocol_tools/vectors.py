@@ -1,7 +1,7 @@
 """Generate the protocol's byte-exact test vectors (``protocol/vectors/``).
 
-    python -m domicile_p2p.transcript.vectors            # write them
-    python -m domicile_p2p.transcript.vectors --check    # exit 1 if any file differs
+    make vectors          # write them (and the schemas)
+    make vectors-check    # exit 1 if any file differs
 
 Every value is computed by the code under test from fixed inputs, so an
 independent implementation that reproduces these files implements the
@@ -54,9 +54,7 @@ from domicile_p2p.rules import (
 )
 from domicile_p2p.transcript.codec import Event, SignedAction
 from domicile_p2p.transcript.files import encode_transcript
-from domicile_p2p.transcript.forge import Entry, entries_of, renumber, seal
 from domicile_p2p.transcript.moves import PLAY_KINDS, to_rules
-from domicile_p2p.transcript.rule_vectors import Base, rule_games
 from domicile_p2p.transcript.schema import (
     CardLists,
     ChatBody,
@@ -75,6 +73,8 @@ from domicile_p2p.transcript.schema import (
 )
 from domicile_p2p.transcript.selfplay import PlainPolicy, Seating, play_game
 from domicile_p2p.transcript.verify import VerifyReport, verify
+from protocol_tools.forge import Entry, entries_of, renumber, seal
+from protocol_tools.rule_vectors import Base, rule_games
 
 DEFAULT_DIR: Final = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
 

@@ -1,7 +1,7 @@
-"""Generate the transcript's JSON Schemas from the msgspec Structs of ``schema``.
+"""Generate the transcript's JSON Schemas from the msgspec Structs of ``transcript.schema``.
 
-    python -m domicile_p2p.transcript.schema_export            # write protocol/schema/transcript/
-    python -m domicile_p2p.transcript.schema_export --check    # exit 1 if they are out of date
+    make vectors          # write protocol/schema/transcript/ (and the vectors)
+    make vectors-check    # exit 1 if they are out of date
 
 One file per event body (``body/<kind>.schema.json``), one for a transcript
 line (``event.schema.json``) and one for the signed action a player sends
