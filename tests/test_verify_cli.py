@@ -113,6 +113,24 @@ def test_a_protocol_1_transcript_exits_2_with_a_plain_message(
     assert json.loads(out)["recognized"] is False
 
 
+def test_a_protocol_2_transcript_is_verified_by_protocol_2s_rules(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    fixture = Path(__file__).resolve().parent / "data" / "protocol-v2" / "honest.jsonl"
+    code, out, _ = run(capsys, str(fixture), "--no-pack")
+    assert code == 0
+    assert "VALID: the game was played fairly and won on day 6 in Stage Two" in out
+
+
+def test_a_lone_surrogate_in_the_first_line_exits_2_as_not_a_transcript(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    vectors = Path(__file__).resolve().parents[1] / "protocol" / "vectors" / "games"
+    code, out, err = run(capsys, str(vectors / "surrogate-in-the-first-line.jsonl"), "--no-pack")
+    assert code == 2 and out == ""
+    assert "not a domicile-p2p transcript" in err and len(err.strip().splitlines()) == 1
+
+
 @pytest.mark.parametrize("name", ["missing.jsonl", "."])
 def test_a_file_that_cannot_be_read_exits_2(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str
