@@ -15,6 +15,7 @@ import unicodedata
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from replay_support import HOSTILE_CHAT, HOSTILE_NAMES, hostile_game, replay_app
@@ -47,10 +48,12 @@ from domicile_tui.news import (
     ViewChanged,
 )
 from domicile_tui.pacing import BotPace
+from domicile_tui.screens.investigator import InvestigatorScreen
 from domicile_tui.screens.recap import RecapScreen
 from domicile_tui.screens.replay import ReplayScreen
 from domicile_tui.session import Role, Severity, Status
 from domicile_tui.widgets.card import CardTile
+from domicile_tui.widgets.chat import ChatPanel
 
 CLIENT = Path(__file__).resolve().parents[2] / "clients" / "domicile_tui"
 WIDE = (120, 36)
@@ -169,7 +172,7 @@ def app_with(pack: Pack, role: Role, name: str = "Ada", table: str = "Hollowmere
 async def test_the_ghost_reads_a_card_whose_words_are_markup_and_control() -> None:
     words = " ".join(MARKUP) + CONTROL
     app = app_with(hostile_pack(words), Role.GHOST)
-    async with app.run_test(size=WIDE) as pilot:
+    async with app.run_test(size=WIDE, notifications=True, tooltips=True) as pilot:
         notes = record_notifications(app)
         await begin(pilot)
         await pilot.press("v")
@@ -186,20 +189,56 @@ async def test_the_ghost_reads_a_card_whose_words_are_markup_and_control() -> No
 
 async def test_a_table_and_a_player_named_in_markup_play_on() -> None:
     app = app_with(PACK, Role.INVESTIGATOR, name="[bold red]", table="[/]")
-    async with app.run_test(size=WIDE) as pilot:
+    async with app.run_test(size=WIDE, notifications=True, tooltips=True) as pilot:
         await wait_until(pilot, lambda: shown(app, "[/]"), what="the table's name in the lobby")
         await begin(pilot)
         assert shown(app, "[bold red]")
         assert app.is_running
 
 
-async def test_news_from_a_table_shows_markup_and_controls_as_written() -> None:
+async def test_a_table_named_in_markup_is_offered_at_the_next_start(tmp_path: Path) -> None:
+    """The table this laptop hosted, named ``[/]`` and left unfinished: the next
+    ``domicile play`` names it in a notification, as written."""
+    name = "[/] [@click=app.quit]"
+
+    def laptop() -> TableDoor:
+        return TableDoor(PACK, pace=BotPace(0), data_dir=tmp_path, interface="127.0.0.1")
+
+    first = DomicileApp(
+        laptop(), defaults=replace(table_settings(), table_name=name), open_at_once=True
+    )
+    async with first.run_test(size=WIDE, notifications=True, tooltips=True) as pilot:
+        await wait_until(
+            pilot, lambda: bool(first.lobby and first.lobby.can_start), what="lobby", steps=6000
+        )
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: first.view is not None, what="the game", steps=6000)
+        await pilot.press("ctrl+q", "y")
+    second = DomicileApp(laptop(), defaults=table_settings(), open_at_once=True)
+    notes = record_notifications(second)  # before it runs: the note comes at once
+    async with second.run_test(size=WIDE, notifications=True, tooltips=True) as pilot:
+        await wait_until(pilot, lambda: bool(notes), what="the note", steps=6000)
+        assert notes[0].startswith(f"An unfinished table: {name} is unfinished")
+        await pilot.pause()
+        assert second.is_running
+
+
+@pytest.mark.parametrize("watching", [False, True], ids=["player", "spectator"])
+async def test_news_from_a_table_shows_markup_and_controls_as_written(watching: bool) -> None:
     """Chat, names, refusals and connection errors, as a hostile host or peer sends
-    them, come in through the app's one door for news (``receive``)."""
+    them, come in through the app's one door for news (``receive``), to a player's
+    screen and to a spectator's."""
     app = make_app(Role.INVESTIGATOR)
-    async with app.run_test(size=WIDE) as pilot:
+    async with app.run_test(size=WIDE, notifications=True, tooltips=True) as pilot:
         notes = record_notifications(app)
         await begin(pilot)
+        if watching:
+            assert app.lobby is not None
+            app.receive(LobbyChanged(replace(app.lobby, watching=True)))
+            await app.switch_screen(InvestigatorScreen())  # as a spectator's first view
+            await pilot.pause()
+            chat_panel = app.screen.query_one(ChatPanel)
+            assert not chat_panel.can_speak, "the spectator's panel"
         for index, markup in enumerate(MARKUP):
             name = f"{markup}{CONTROL}"
             app.receive(ChatPosted(ChatLine(2, name, f"said {markup} {CONTROL}")))
@@ -221,9 +260,10 @@ async def test_news_from_a_table_shows_markup_and_controls_as_written() -> None:
 
 
 async def test_a_refusal_in_markup_closes_the_table_without_a_traceback() -> None:
-    """A fake host refusing the join with ``[/]``: the message shows, as written."""
+    """A fake host refusing the join with ``[/]`` (the session closes, saying why): the
+    message shows, as written."""
     app = make_app(Role.INVESTIGATOR)
-    async with app.run_test(size=WIDE) as pilot:
+    async with app.run_test(size=WIDE, notifications=True, tooltips=True) as pilot:
         notes = record_notifications(app)
         await begin(pilot)
         app.receive(SessionClosed(f"the host says [/] {CONTROL}", failed=True))
@@ -235,7 +275,7 @@ async def test_a_refusal_in_markup_closes_the_table_without_a_traceback() -> Non
 
 async def test_a_lobby_of_hostile_names_shows_them_inert() -> None:
     app = make_app(Role.INVESTIGATOR)
-    async with app.run_test(size=WIDE) as pilot:
+    async with app.run_test(size=WIDE, notifications=True, tooltips=True) as pilot:
         await wait_until(pilot, lambda: app.lobby is not None, what="the lobby")
         lobby = app.lobby
         assert lobby is not None
@@ -258,7 +298,7 @@ async def test_a_replayed_game_shows_its_names_and_chat_inert() -> None:
     """``domicile replay`` of a game whose seats are named in markup and whose chat
     carries escape sequences: every event is told, the chat as written, inert."""
     app = replay_app(hostile_game(), None)
-    async with app.run_test(size=WIDE) as pilot:
+    async with app.run_test(size=WIDE, notifications=True, tooltips=True) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, ReplayScreen), what="the viewer")
         screen = app.screen
         assert isinstance(screen, ReplayScreen)
@@ -305,7 +345,7 @@ async def _show_everywhere(words: list[str]) -> None:
     """One app; each text as a seat's name, a chat line, a table's name, a refusal and an
     error, in turn; after each the screen holds no unsafe character and the app runs."""
     app = make_app(Role.INVESTIGATOR)
-    async with app.run_test(size=WIDE) as pilot:
+    async with app.run_test(size=WIDE, notifications=True, tooltips=True) as pilot:
         notes = record_notifications(app)
         await begin(pilot)
         lobby = app.lobby
