@@ -103,7 +103,7 @@ def _moved(before: GameState, action: Action, after: GameState) -> None:
 
 
 @settings(
-    max_examples=60,
+    max_examples=40,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
