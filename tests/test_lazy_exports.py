@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -37,3 +38,27 @@ def test_asking_for_one_layer_does_not_import_the_others() -> None:
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60
     )
     assert result.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("package", [packs, rules, transcript])
+def test_no_exported_name_is_also_a_submodule(package: object) -> None:
+    # Importing a submodule sets the package's attribute of that name to the module, so an
+    # exported function named like its module is shadowed whenever the module is imported
+    # first (rules.due was, when rules.Investigation was asked for before it).
+    directory = Path(package.__file__).parent  # type: ignore[attr-defined]
+    submodules = {p.stem for p in directory.glob("*.py")} | {
+        p.name for p in directory.iterdir() if (p / "__init__.py").is_file()
+    }
+    assert not set(package.__all__) & submodules  # type: ignore[attr-defined]
+
+
+def test_rules_due_is_the_query_whatever_is_asked_for_first() -> None:
+    probe = (
+        "from domicile_p2p.rules import Investigation, Due\n"
+        "from domicile_p2p.rules import due\n"
+        "print(callable(due) and due.__name__)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert result.stdout.strip() == "due"

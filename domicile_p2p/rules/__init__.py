@@ -37,7 +37,7 @@ if TYPE_CHECKING:
         TimeUp,
         Unlock,
     )
-    from domicile_p2p.rules.due import Due, Investigation, due
+    from domicile_p2p.rules.agenda import Due, Investigation, due
     from domicile_p2p.rules.engine import (
         apply,
         group_give_size,
@@ -217,7 +217,7 @@ _EXPORTS: dict[str, str] = {
         ),
         "model",
     ),
-    **dict.fromkeys(("Due", "Investigation", "due"), "due"),
+    **dict.fromkeys(("Due", "Investigation", "due"), "agenda"),
     **dict.fromkeys(
         ("AWAITS", "MOVES", "PHASE_DESCRIPTIONS", "TRANSITIONS", "Awaiting", "Trigger"), "phases"
     ),

@@ -1,4 +1,4 @@
-"""``due(state)``: what is due now, in one answer from the phase table.
+"""``due(state)`` (the agenda): what is due now, in one answer from the phase table.
 
 Everything outside ``rules`` that needs to know where the game stands asks
 this: whose move it is, which kinds of action the table takes, what it
