@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import json
 import math
+import signal
 import subprocess
 import sys
 import time
@@ -23,12 +24,14 @@ from typing import Any
 from _common import process_sample
 
 from . import signatures
+from .host_process import SIGNATURE_LINE
 from .layout import SCRIPT
 from .profiling import Profile, read_profile, start_py_spy
 from .servers import (
     Server,
     ServerOptions,
     cpu_seconds,
+    disk_thread_seconds,
     peak_memory,
     setup_aborts,
     start_servers,
@@ -75,6 +78,11 @@ class PhaseResult:
     how many objects it freed."""
     ed25519: signatures.Ed25519Cost | None = None
     """At saturation: the Ed25519 work of one event, measured just after the window."""
+    disk_cores: float = 0.0
+    """The share of ``host_cores`` the host's disk threads used (the logs' writes and syncs)."""
+    inside: dict[str, float] | None = None
+    """At saturation, a ``domicile host``'s own Ed25519 calls over the window: CPU seconds per
+    verify and per sign (``host_process.SignatureClock``), and verifies per event."""
 
     @property
     def events_per_s(self) -> float:
@@ -88,6 +96,11 @@ class PhaseResult:
     def cpu_per_event(self) -> float:
         """The server's CPU seconds per event over the window."""
         return self.host_cores / self.events_per_s if self.events > 0 else math.nan
+
+    @property
+    def disk_cpu_per_event(self) -> float:
+        """The part of :attr:`cpu_per_event` spent in the host's disk threads."""
+        return self.disk_cores / self.events_per_s if self.events > 0 else math.nan
 
 
 @dataclass(frozen=True)
@@ -220,6 +233,43 @@ def run_kind(
         stop_servers(servers)
 
 
+def _signature_lines(servers: Sequence[Server]) -> list[dict[str, Any]]:
+    lines = []
+    for line in servers[0].log.read_text().splitlines():
+        if SIGNATURE_LINE in line:
+            with contextlib.suppress(ValueError):
+                lines.append(json.loads(line))
+    return lines
+
+
+def _ask_signatures(servers: Sequence[Server], seen: int) -> dict[str, Any] | None:
+    """Have the (one) host write its Ed25519 clock; that line, once it is in its log."""
+    servers[0].process.send_signal(signal.SIGUSR1)
+    for _ in range(100):  # bounded: the host writes it at its next bytecode
+        lines = _signature_lines(servers)
+        if len(lines) > seen:
+            return lines[-1]
+        time.sleep(0.02)
+    return None
+
+
+def _inside(
+    before: dict[str, Any] | None, after: dict[str, Any] | None, events: int
+) -> dict[str, float] | None:
+    if before is None or after is None or events <= 0:
+        return None
+    calls = {k: after["calls"][k] - before["calls"][k] for k in ("verify", "sign")}
+    seconds = {k: after["seconds"][k] - before["seconds"][k] for k in ("verify", "sign")}
+    if not calls["verify"] or not calls["sign"]:
+        return None
+    return {
+        "verify_s": seconds["verify"] / calls["verify"],
+        "sign_s": seconds["sign"] / calls["sign"],
+        "verifies_per_event": calls["verify"] / events,
+        "signs_per_event": calls["sign"] / events,
+    }
+
+
 def _measure_phase(
     phase: dict[str, Any], servers: Sequence[Server], load: LoadGenerators, profile: Path | None
 ) -> PhaseResult:
@@ -229,13 +279,19 @@ def _measure_phase(
     time.sleep(max(0.0, go + phase["warmup"] - time.monotonic()))
     duration = phase["duration"]
     host = servers[0].process.pid
+    clocked = phase["name"] == "saturation" and load.kind == "domicile" and len(servers) == 1
+    seen = len(_signature_lines(servers)) if clocked else 0
+    clock_before = _ask_signatures(servers, seen) if clocked else None
     host_before, pauses_before = cpu_seconds(servers), len(gc_pauses(servers))
+    disk_before = disk_thread_seconds(servers)
     load_before = load.cpu_seconds()
     spy = start_py_spy(host, duration - 0.5, profile) if profile is not None else None
     window_start = time.monotonic()
     run_queue = RunQueueWatch(host) if len(servers) == 1 else None
     time.sleep(duration)
     host_cores = (cpu_seconds(servers) - host_before) / duration
+    disk_cores = (disk_thread_seconds(servers) - disk_before) / duration
+    clock_after = _ask_signatures(servers, seen + 1) if clocked else None
     pauses = gc_pauses(servers)[pauses_before:]
     load_cores = (load.cpu_seconds() - load_before) / duration
     reports = load.hear_all()
@@ -269,4 +325,6 @@ def _measure_phase(
         waiting,
         # Just after the window, while the load generators wait for their next phase.
         signatures.measure() if phase["name"] == "saturation" else None,
+        disk_cores,
+        _inside(clock_before, clock_after, sum(r["events"] for r in reports)),
     )

@@ -132,6 +132,8 @@ def _result_json(result: PhaseResult) -> dict[str, Any]:
         "host_cores": result.host_cores,
         "events_per_s_per_core": result.capacity_per_core,
         "cpu_per_event_s": result.cpu_per_event,
+        "disk_threads_cpu_per_event_s": result.disk_cpu_per_event,
+        "ed25519_inside_host": result.inside,
         "load_cores": result.load_cores,
         "load_loop_lag_p99_s": result.load_lag_p99,
         "load_loop_lag_max_s": result.load_lag_max,
@@ -226,8 +228,17 @@ def _saturation_targets(
     ed25519 = f"Ed25519 verify {_us(verify)} + sign {_us(sign)}"
     if anchor is not None:
         ed25519 = f"anchor {_us(floor)} = bare fan-out {_us(bare)} + {ed25519}"
+    if mine.inside is not None:
+        report.note(
+            f"saturation K={tables}, the host's own Ed25519 calls over the window: verify "
+            f"{_us(mine.inside['verify_s'])} and sign {_us(mine.inside['sign_s'])} a call "
+            f"({mine.inside['verifies_per_event']:.2f} verifies and "
+            f"{mine.inside['signs_per_event']:.2f} signs an event), against {_us(verify)} "
+            f"and {_us(sign)} alone"
+        )
     report.note(
-        f"saturation K={tables}, CPU per event: host {_us(mine.cpu_per_event)}; {ed25519} "
+        f"saturation K={tables}, CPU per event: host {_us(mine.cpu_per_event)} (its disk "
+        f"threads {_us(mine.disk_cpu_per_event)}); {ed25519} "
         "(cryptography alone, CPU time, just after each window)"
     )
 
