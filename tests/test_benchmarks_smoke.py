@@ -52,3 +52,24 @@ def test_a_benchmark_runs_quick_and_prints_one_json_line(script: str) -> None:
         assert target["met"] in (True, False, None)
     # The human table comes first: the JSON line is the only JSON line.
     assert sum(1 for line in lines if line.startswith("{")) == 1
+
+
+SMALL = ("--events", "6", "--built", "12")
+
+
+@pytest.mark.parametrize("what", ["host", "floor"])
+def test_the_hosts_own_work_for_callgrind_runs_small(what: str) -> None:
+    """``benchmarks/_host/own_work.py`` (counted under callgrind, never timed) still runs."""
+    result = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "_host" / "own_work.py"), what, *SMALL],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=BENCHMARKS.parent,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert json.loads(result.stdout.strip().splitlines()[-1]) == {
+        "what": what,
+        "events": 6,
+        "built": 12,
+    }
