@@ -36,6 +36,7 @@ from domicile_p2p.packs import (
 )
 from domicile_p2p.packs.lint import (
     MIN_POINTING_DREAMS,
+    READS_ELSEWHERE_FACTOR,
     content_words,
     lint_pack,
     near_duplicate,
@@ -52,6 +53,7 @@ from domicile_p2p.packs.names import (
     singular,
     words,
 )
+from domicile_p2p.packs.reading import ASSOCIATIONS_FILE, NO_ASSOCIATIONS, load_associations
 
 FIXTURES = Path(__file__).parent / "packs"
 TINY = FIXTURES / "tiny"
@@ -241,6 +243,26 @@ def test_the_tiny_pack_has_no_warning() -> None:
     pack = load_pack(TINY)
     assert pack.lint_warnings == ()
     assert lint_pack(pack) == ()
+    assert lint_pack(pack, reading=NO_ASSOCIATIONS) == ()
+
+
+def test_a_dream_reads_elsewhere_when_another_card_scores_far_more() -> None:
+    # The Hammer's own words against a dream tagged for the sea: read as the Hammer,
+    # pointed (by motifs) at the Anchor.  Moved towards the sea, the reading holds.
+    pack = load_pack(TINY)
+    misread = DreamCard(
+        "dream-x", "A smoke-blackened handle, red to the elbow.", frozenset({"sea", "salt"})
+    )
+    wet = DreamCard(
+        "dream-y", "A smoke-blackened handle in the salt sea, its rope coiled.", misread.motifs
+    )
+    assert READS_ELSEWHERE_FACTOR == 2.0
+    found = lint_pack(dataclasses.replace(pack, dreams=(*pack.dreams, misread)), NO_ASSOCIATIONS)
+    assert [w.message.split(" (")[0] for w in found if w.card == "dream-x"] == [
+        "its motifs point to The Quay, but its words read as The Forge",
+        "its motifs point to The Anchor, but its words read as The Hammer",
+    ]
+    assert lint_pack(dataclasses.replace(pack, dreams=(*pack.dreams, wet)), NO_ASSOCIATIONS) == ()
 
 
 Expected = list[tuple[str, str | None, str | None, str]]
@@ -303,7 +325,16 @@ RULES: dict[str, tuple[Expected, list[str]]] = {
         ],
         ["is on 1 dream (dream-ash); every motif needs at least 4"],
     ),
+    "reads-elsewhere": (
+        [
+            ("dreams.toml", "dream-misread", None, "reads-elsewhere"),
+            ("dreams.toml", "dream-misread", None, "reads-elsewhere"),
+        ],
+        ["its motifs point to The Quay, but its words read as The Forge"],
+    ),
 }
+READING_RULES = {"reads-elsewhere"}
+"""Rules checked only when the linter reads every dream (``domicile pack check``)."""
 
 
 @pytest.mark.parametrize("rule", sorted(RULES))
@@ -311,10 +342,14 @@ def test_each_rule_on_a_tiny_broken_pack(rule: str, tmp_path: Path) -> None:
     expected, fragments = RULES[rule]
     directory = broken_pack(rule, tmp_path / rule)
     pack = load_pack(directory, announce_warnings=False)
-    found = [(w.path.name, w.card, w.motif, w.rule) for w in pack.lint_warnings]
+    warnings = pack.lint_warnings
+    if rule in READING_RULES:
+        assert warnings == ()  # a load leaves the reading out
+        warnings = lint_pack(pack, reading=load_associations(directory))
+    found = [(w.path.name, w.card, w.motif, w.rule) for w in warnings]
     assert found == expected
-    assert all(w.path == directory / w.path.name for w in pack.lint_warnings)
-    first = next(w for w in pack.lint_warnings if w.rule == rule)
+    assert all(w.path == directory / w.path.name for w in warnings)
+    first = next(w for w in warnings if w.rule == rule)
     for fragment in fragments:
         assert fragment in first.message
     where = f"card {first.card}" if first.card else f"motif {first.motif}"
@@ -342,6 +377,9 @@ def test_warnings_never_stop_a_pack_from_loading(tmp_path: Path) -> None:
 def test_the_default_pack_has_no_warning() -> None:
     pack = load_default_pack()
     assert pack.lint_warnings == (), "\n".join(map(str, pack.lint_warnings))
+    # Every dream reads, to the text reader, as (or close to) the card its motifs point to.
+    read = lint_pack(pack, reading=load_associations(pack.source))
+    assert read == (), "\n".join(map(str, read))
 
 
 def test_the_default_pack_audit_cases_are_fixed() -> None:
@@ -464,9 +502,11 @@ def test_pack_check_lists_each_warning_and_exits_1(
     captured = capsys.readouterr()
     lines = captured.out.splitlines()
     pack = load_pack(directory, announce_warnings=False)
-    assert lines[:-1] == [str(w) for w in pack.lint_warnings]
+    every = lint_pack(pack, reading=load_associations(directory))  # the reading too
+    assert len(every) == len(pack.lint_warnings) + 1
+    assert lines[:-1] == [str(w) for w in every]
     assert lines[0].startswith(f"{directory / 'locations.toml'}, card loc-forge: ")
-    assert lines[-1].endswith("3 warnings; docs/packs.md says how to fix each")
+    assert lines[-1].endswith("4 warnings; docs/packs.md says how to fix each")
     assert captured.err == ""  # no one-line announcement on top of the list
 
 
@@ -485,6 +525,20 @@ def test_pack_check_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
         "rule": "giveaway",
         "message": pack.lint_warnings[0].message,
     }
+
+
+def test_pack_check_reads_every_dream(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    directory = broken_pack("reads-elsewhere", tmp_path / "pack")
+    assert main(["pack", "check", str(directory)]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.endswith("[reads-elsewhere]") for line in lines] == [True, True, False]
+    assert "but its words read as The Hammer" in lines[1]
+    (directory / ASSOCIATIONS_FILE).write_text("[groups]\nsea = 3\n", "utf-8")
+    assert main(["pack", "check", str(directory)]) == 2
+    err = capsys.readouterr().err
+    assert "cannot read the pack's association table" in err and ASSOCIATIONS_FILE in err
+    assert main(["pack", "check", str(directory), "--json"]) == 2
+    assert "must be a list" in json.loads(capsys.readouterr().out)["error"]["problem"]
 
 
 def test_pack_check_of_a_broken_pack_exits_2(

@@ -120,8 +120,8 @@ def test_default_pack_loads_with_enough_cards(pack: Pack) -> None:
 
 def test_default_pack_description_counts_its_dreams(pack: Pack) -> None:
     # Issue 14: the description said "a hundred dreams" long after there were more.
-    assert len(pack.dreams) == 195
-    assert "and a hundred and ninety-five dreams" in pack.description
+    assert len(pack.dreams) == 196
+    assert "and a hundred and ninety-six dreams" in pack.description
 
 
 def test_default_pack_ids_are_unique_and_stable(pack: Pack) -> None:

@@ -19,6 +19,8 @@ from pathlib import Path
 
 from domicile_p2p.cli import CommandError
 from domicile_p2p.packs import LintWarning, Pack, PackError, default_pack_dir, load_pack
+from domicile_p2p.packs.lint import lint_pack
+from domicile_p2p.packs.reading import AssociationsError, load_associations
 
 DOCS = "docs/packs.md"
 
@@ -58,22 +60,31 @@ def run_check(args: argparse.Namespace) -> int:
     directory = Path(args.directory) if args.directory is not None else default_pack_dir()
     try:
         pack = load_pack(directory, announce_warnings=False)
+        associations = load_associations(directory)
     except PackError as error:
         if args.json:
             print(json.dumps({"pack": str(directory), "error": _error_json(error)}, indent=2))
             return 2
         raise CommandError(f"cannot load the card pack: {error}") from None
+    except AssociationsError as error:
+        if args.json:
+            problem = {"path": str(directory), "card": None, "problem": str(error)}
+            print(json.dumps({"pack": str(directory), "error": problem}, indent=2))
+            return 2
+        raise CommandError(f"cannot read the pack's association table: {error}") from None
+    # Every rule, the reading of each dream by the text reader included (a load leaves it out).
+    warnings = lint_pack(pack, reading=associations)
     if args.json:
-        print(json.dumps(_report_json(pack), indent=2, ensure_ascii=False))
+        print(json.dumps(_report_json(pack, warnings), indent=2, ensure_ascii=False))
     else:
-        for warning in pack.lint_warnings:
+        for warning in warnings:
             print(warning)
-        print(_verdict(pack))
-    return 1 if pack.lint_warnings else 0
+        print(_verdict(pack, warnings))
+    return 1 if warnings else 0
 
 
-def _verdict(pack: Pack) -> str:
-    count = len(pack.lint_warnings)
+def _verdict(pack: Pack, warnings: tuple[LintWarning, ...]) -> str:
+    count = len(warnings)
     size = (
         f"{len(pack.investigator_cards)} investigator cards, {len(pack.dreams)} dreams, "
         f"{len(pack.motifs)} motifs"
@@ -94,12 +105,12 @@ def _warning_json(warning: LintWarning) -> dict[str, str | None]:
     }
 
 
-def _report_json(pack: Pack) -> dict[str, object]:
+def _report_json(pack: Pack, warnings: tuple[LintWarning, ...]) -> dict[str, object]:
     return {
         "pack": str(pack.source),
         "id": pack.id,
         "content_hash": pack.content_hash,
-        "warnings": [_warning_json(warning) for warning in pack.lint_warnings],
+        "warnings": [_warning_json(warning) for warning in warnings],
     }
 
 

@@ -36,6 +36,13 @@ says how to fix each):
 ``near-duplicate``
     Two dreams are near-duplicates (:func:`near_duplicate`): the later one is
     reported.
+``reads-elsewhere``
+    A dream's motifs point to a card, but a person reading its words (the
+    text reader, :mod:`domicile_p2p.packs.reading`) is drawn to another card
+    of the category far more (:data:`READS_ELSEWHERE_FACTOR` times the score).
+    This rule reads every dream against every card, so it runs only when
+    :func:`lint_pack` is given the pack's association table (``domicile pack
+    check`` does; loading a pack does not).
 """
 
 from __future__ import annotations
@@ -53,6 +60,7 @@ from domicile_p2p.packs.model import (
     Pack,
 )
 from domicile_p2p.packs.names import NameIndex, NameMatch, singular, words
+from domicile_p2p.packs.reading import Associations, CardText, TextReader
 from domicile_p2p.packs.record import CATEGORY_FILES, DREAM_FILE, PACK_FILE
 
 MIN_POINTING_DREAMS = 4
@@ -60,6 +68,9 @@ MIN_POINTING_DREAMS = 4
 
 MIN_MOTIF_DREAMS = 4
 """Dreams that must show every motif of the vocabulary."""
+
+READS_ELSEWHERE_FACTOR = 2.0
+"""A dream reads elsewhere when another card's text score is this many times its motifs' card's."""
 
 NEAR_DUPLICATE_WORDS = 0.6
 """Two dreams sharing this share of their words are near-duplicates, whatever their motifs."""
@@ -129,14 +140,21 @@ def _near_duplicate(first: DreamCard, second: DreamCard, overlap: float) -> bool
     return first.motifs == second.motifs and overlap >= NEAR_DUPLICATE_WORDS_SAME_MOTIFS
 
 
-def lint_pack(pack: Pack) -> tuple[LintWarning, ...]:
-    """Every warning for ``pack``: pack.toml, then each card file in order, card by card."""
+def lint_pack(pack: Pack, reading: Associations | None = None) -> tuple[LintWarning, ...]:
+    """Every warning for ``pack``: pack.toml, then each card file in order, card by card.
+
+    ``reading``: the pack's association table (``reading.load_associations``), to also
+    read every dream as a person does (the ``reads-elsewhere`` rule); without it that
+    rule, the slowest, is left out.
+    """
     names = NameIndex(pack.investigator_cards)
     found = [
         *_motif_warnings(pack),
         *_investigator_warnings(pack, names),
         *_dream_warnings(pack, names),
     ]
+    if reading is not None:
+        found += _reading_warnings(pack, reading)
     files = [PACK_FILE, *CATEGORY_FILES.values(), DREAM_FILE]
     order = {card.id: position for position, card in enumerate(_all_cards(pack))}
     motif_order = {motif: position for position, motif in enumerate(sorted(pack.motifs))}
@@ -288,6 +306,34 @@ def word_sharing_pairs(
         for other in sorted(common):
             union = len(words_here) + len(content[other]) - common[other]
             yield dreams[other], dreams[position], common[other] / union
+
+
+def _reading_warnings(pack: Pack, associations: Associations) -> list[LintWarning]:
+    found: list[LintWarning] = []
+    for category in CATEGORIES:
+        cards = pack.category(category)
+        seen = [CardText(card.id, card.category, card.name, card.description) for card in cards]
+        reader = TextReader(seen, associations)
+        for dream in pack.dreams:
+            target = points_to(dream, cards)
+            if target is None:
+                continue
+            scores = reader.read(dream.text)
+            read_as = max(cards, key=lambda card: scores[card.id])
+            best, meant = scores[read_as.id], scores[target.id]
+            if read_as is target or best == 0 or best < READS_ELSEWHERE_FACTOR * meant:
+                continue
+            found.append(
+                _dream_warning(
+                    pack,
+                    dream,
+                    "reads-elsewhere",
+                    f"its motifs point to {target.name}, but its words read as {read_as.name} "
+                    f"(the text reader scores {best:.1f} against {meant:.1f}): show {target.name} "
+                    "in the words, or tag what they show",
+                )
+            )
+    return found
 
 
 def _naming_warnings(
