@@ -7,7 +7,10 @@ area's tests (or in a ``*_support.py`` module they import).
 from __future__ import annotations
 
 import os
+import socket
+from collections.abc import Iterator
 
+import pytest
 from hypothesis import settings
 
 # In CI every property test runs the same examples on every run, so a red build
@@ -15,3 +18,13 @@ from hypothesis import settings
 settings.register_profile("ci", derandomize=True, print_blob=True)
 settings.register_profile("dev")
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
+
+
+@pytest.fixture
+def refused_port() -> Iterator[int]:
+    """A port on 127.0.0.1 where a connection is refused: bound for the whole test and never
+    listening, so no other test or run on this machine can take it meanwhile (a port bound
+    a moment ago and let go can be)."""
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        yield int(holder.getsockname()[1])

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import secrets
 from pathlib import Path
 
 import pytest
 from hostile_support import Records, counted
-from live_support import LOOPBACK, free_port, loopback_config, network_bot
+from live_support import LOOPBACK, loopback_config, network_bot
 from zeroconf import IPVersion
 from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
 
@@ -43,9 +44,10 @@ def _config(data_dir: Path, port: int, **options: object) -> HostConfig:
 async def test_a_second_host_at_the_pinned_address_is_refused_without_a_retry_loop(
     tmp_path: Path,
 ) -> None:
-    port = free_port()
+    real = await start_host(_config(tmp_path / "real", 0))
+    # The impostor, and the real host when it comes back, take the same port.
+    port = real.port
     url = f"wss://{LOOPBACK}:{port}"
-    real = await start_host(_config(tmp_path / "real", port))
     player = network_bot(tmp_path / "player", url, CODE, seat=1, backoff=QUICK)
     dials = counted(player)
     game = asyncio.create_task(player.play(delay=0.02))
@@ -90,7 +92,10 @@ async def test_a_spoofed_advert_is_a_distinct_table_and_cannot_be_joined_without
     tmp_path: Path,
 ) -> None:
     log, rogue_log = Records(), Records()
-    options = {"advertise": True, "name": "Friday", "ghost_bot": False}
+    # A name of this test's own: mDNS on 127.0.0.1 is shared with every other test and
+    # run on this machine, whose tables called Friday must not be counted here.
+    name = f"Friday {secrets.token_hex(4)}"
+    options = {"advertise": True, "name": name, "ghost_bot": False}
     real = await start_host(_config(tmp_path / "real", 0, **options), log)
     # The attacker runs a table of its own under the same name (it does not know the code).
     rogue_code = JoinCode(3, "moss", "wren")
@@ -105,7 +110,7 @@ async def test_a_spoofed_advert_is_a_distinct_table_and_cannot_be_joined_without
         # ...and a bare advert that copies the real table's instance name and fingerprint,
         # pointing at its own port.
         fingerprint = real.certificate.fingerprint_hex
-        copied = TableAdvert("Friday", 3, fingerprint, 2, 2, "normal", TableState.LOBBY)
+        copied = TableAdvert(name, 3, fingerprint, 2, 2, "normal", TableState.LOBBY)
         [real_instance] = [r["instance"] for r in log.named("advertised")]
         spoof = AsyncServiceInfo(
             SERVICE_TYPE,
@@ -119,7 +124,7 @@ async def test_a_spoofed_advert_is_a_distinct_table_and_cannot_be_joined_without
         fridays: list = []
         for _ in range(3):
             tables = await discover(1.5, LOOPBACK)
-            fridays = [t for t in tables if t.advert.name == "Friday"]
+            fridays = [t for t in tables if t.advert.name == name]
             if len(fridays) == 3:
                 break
         assert len({t.instance for t in fridays}) == len(fridays) == 3, fridays

@@ -6,7 +6,6 @@ import asyncio
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -35,12 +34,6 @@ def loopback_config(data_dir: Path, **options: Any) -> HostConfig:
     unless ``port`` says otherwise; ``options`` are the rest of its :class:`HostConfig`."""
     settings: dict[str, Any] = {"interface": LOOPBACK, "port": 0, "advertise": False, **options}
     return HostConfig(data_dir=data_dir, **settings)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind((LOOPBACK, 0))
-        return int(probe.getsockname()[1])
 
 
 @dataclass
@@ -114,18 +107,21 @@ def domicile(*args: str) -> list[str]:
 
 
 class HostProcess:
-    """``domicile host --headless`` in a subprocess, its JSON log lines read as they come."""
+    """``domicile host --headless`` in a subprocess, its JSON log lines read as they come.
 
-    def __init__(self, data_dir: Path, port: int, *extra: str, advertise: bool = False) -> None:
+    The host listens on a port the system picks; :attr:`port` is the one it reported
+    (its ``listening`` record), and a restart (``start`` again) asks for that port back,
+    as a host that resumes its table does.  Never a port probed for beforehand: another
+    run on the machine could take it in between."""
+
+    def __init__(self, data_dir: Path, *extra: str, advertise: bool = False) -> None:
         self.data_dir = data_dir
-        self.port = port
+        self.port = 0
         self.args = [
             "host",
             "--headless",
             "--interface",
             LOOPBACK,
-            "--port",
-            str(port),
             "--data-dir",
             str(data_dir),
             *([] if advertise else ["--no-advertise"]),
@@ -134,10 +130,16 @@ class HostProcess:
         self.records: list[dict[str, Any]] = []
         self.process: subprocess.Popen[str] | None = None
 
+    @property
+    def url(self) -> str:
+        """The host's address, once it is listening (:meth:`wait_for` ``"listening"``)."""
+        assert self.port, "the host has not said where it listens yet"
+        return f"wss://{LOOPBACK}:{self.port}"
+
     def start(self, *more: str) -> HostProcess:
         self.records = []
         self.process = subprocess.Popen(
-            domicile(*self.args, *more),
+            domicile(*self.args, "--port", str(self.port), *more),
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
@@ -160,6 +162,8 @@ class HostProcess:
                 )
             record = json.loads(line)
             self.records.append(record)
+            if record["event"] == "listening":
+                self.port = int(record["port"])
             if record["event"] == event:
                 return record
         raise AssertionError(f"no {event!r} from the host within {timeout} s")

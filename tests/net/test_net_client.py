@@ -36,10 +36,8 @@ async def test_an_unreachable_host_is_retried_a_bounded_number_of_times(tmp_path
     assert attempts == 4  # the first try and three more
 
 
-async def test_a_dead_address_is_named_in_words(tmp_path: Path) -> None:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+async def test_a_dead_address_is_named_in_words(refused_port: int) -> None:
+    port = refused_port
     address = Address("127.0.0.1", port)
     with pytest.raises(Unreachable) as raised:
         await open_websocket(address)

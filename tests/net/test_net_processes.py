@@ -15,7 +15,6 @@ from live_support import (
     HostProcess,
     domicile,
     environment,
-    free_port,
     loopback_config,
     network_bot,
 )
@@ -55,9 +54,8 @@ async def _wait(process: subprocess.Popen[str], timeout: float = 90) -> tuple[in
 
 
 async def test_bot_processes_play_a_whole_game_against_a_headless_host(tmp_path: Path) -> None:
-    port = free_port()
     host = HostProcess(
-        tmp_path / "host", port, "--investigators", "2", "--code", CODE, "--exit-when-done"
+        tmp_path / "host", "--investigators", "2", "--code", CODE, "--exit-when-done"
     ).start()
     bots: list[subprocess.Popen[str]] = []
     try:
@@ -67,7 +65,7 @@ async def test_bot_processes_play_a_whole_game_against_a_headless_host(tmp_path:
         roles = ["ghost", "investigator", "investigator"]
         bots = [
             _bot(
-                port,
+                host.port,
                 tmp_path / f"bot{i}",
                 "--role",
                 role,
@@ -97,11 +95,9 @@ async def test_bot_processes_play_a_whole_game_against_a_headless_host(tmp_path:
 
 
 async def test_kill_9_of_the_host_then_resume_and_the_game_completes(tmp_path: Path) -> None:
-    port = free_port()
     code = JoinCode(3, "owl", "quill")
     host = HostProcess(
         tmp_path / "host",
-        port,
         "--investigators",
         "2",
         "--code",
@@ -116,7 +112,7 @@ async def test_kill_9_of_the_host_then_resume_and_the_game_completes(tmp_path: P
     try:
         await host.wait_for("listening")
         first = await host.wait_for("table")
-        player = network_bot(tmp_path / "player", f"wss://{LOOPBACK}:{port}", code, seat=2)
+        player = network_bot(tmp_path / "player", host.url, code, seat=2)
         game = asyncio.create_task(player.play(delay=0.03))
         started = await host.wait_for("game-started")
         while player.session.player.held < 20:
@@ -199,10 +195,8 @@ async def test_two_games_in_a_row_at_the_same_table_with_the_same_guest(tmp_path
     """``domicile host --games 2`` and ``domicile bot --games 2``: the guest stays seated,
     the second game has the same code and a new game id, and the guest's file of each game
     is byte for byte the host's archive of it."""
-    port = free_port()
     host = HostProcess(
         tmp_path / "host",
-        port,
         "--investigators",
         "2",
         "--code",
@@ -223,7 +217,14 @@ async def test_two_games_in_a_row_at_the_same_table_with_the_same_guest(tmp_path
         table = await host.wait_for("table")
         await host.wait_for("listening")
         guest = _bot(
-            port, tmp_path / "guest", "--seat", "2", "--games", "2", "--transcript-dir", str(games)
+            host.port,
+            tmp_path / "guest",
+            "--seat",
+            "2",
+            "--games",
+            "2",
+            "--transcript-dir",
+            str(games),
         )
         code_, out, err = await _wait(guest, timeout=240)
         assert await host.exited(60) == 0

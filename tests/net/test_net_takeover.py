@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from live_support import LOOPBACK, HostProcess, free_port, network_bot, same_transcripts
+from live_support import LOOPBACK, HostProcess, network_bot, same_transcripts
 from net_support import CODE, FakeNetwork, Peer, make_peer, make_room
 
 from domicile_p2p.identity import Identity
@@ -246,7 +246,6 @@ async def test_a_headless_host_with_a_lobby_wait_lets_a_person_take_a_bot_seat(
 ) -> None:
     host = HostProcess(
         tmp_path / "host",
-        free_port(),
         "--investigators",
         "2",
         "--bots",
@@ -260,7 +259,7 @@ async def test_a_headless_host_with_a_lobby_wait_lets_a_person_take_a_bot_seat(
     try:
         table = await host.wait_for("table")
         assert table["starts"] == "wait"
-        url = f"wss://{LOOPBACK}:{host.port}"
+        url = host.url
         person = network_bot(
             tmp_path / "person",
             url,

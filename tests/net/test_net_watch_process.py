@@ -8,7 +8,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from live_support import LOOPBACK, HostProcess, NetworkBot, domicile, environment, free_port
+from live_support import HostProcess, NetworkBot, domicile, environment
 from live_support import network_bot as make_network_bot
 
 from domicile_p2p.net.adapters.bot import BotOutcome
@@ -61,15 +61,14 @@ async def _play_holding(bot: NetworkBot, released: asyncio.Event) -> BotOutcome:
 async def test_a_spectator_process_joining_mid_game_writes_the_hosts_archive_byte_for_byte(
     tmp_path: Path,
 ) -> None:
-    port = free_port()
     host = HostProcess(
-        tmp_path / "host", port, "--investigators", "2", "--ghost", "bot", "--bots", "1",
+        tmp_path / "host", "--investigators", "2", "--ghost", "bot", "--bots", "1",
         "--code", CODE,
     ).start()  # fmt: skip
     spectator: subprocess.Popen[str] | None = None
-    url = f"wss://{LOOPBACK}:{port}"
     try:
         await host.wait_for("listening")
+        url = host.url
         released = asyncio.Event()
         seat = make_network_bot(tmp_path / "seat2", url, JoinCode(3, "owl", "quill"), seat=2)
         game = asyncio.create_task(_play_holding(seat, released))
@@ -115,16 +114,15 @@ async def test_a_spectator_process_watches_two_games_in_a_row_at_the_same_table(
 ) -> None:
     """``domicile watch --games 2``: the spectator stays through the rematch, and its file
     of each game is byte for byte the host's archive of it."""
-    port = free_port()
     host = HostProcess(
-        tmp_path / "host", port, "--investigators", "2", "--ghost", "bot", "--bots", "1",
+        tmp_path / "host", "--investigators", "2", "--ghost", "bot", "--bots", "1",
         "--code", CODE, "--games", "2", "--exit-when-done",
     ).start()  # fmt: skip
-    url = f"wss://{LOOPBACK}:{port}"
     watched = tmp_path / "watched"
     processes: list[subprocess.Popen[str]] = []
     try:
         await host.wait_for("listening")
+        url = host.url
         spectator = _started(
             "watch", "--connect", url, "--code", CODE, "--data-dir", str(tmp_path / "sp"),
             "--games", "2", "--transcript-dir", str(watched), "--quiet",

@@ -13,7 +13,15 @@ from typing import Any
 
 import pytest
 from test_tui_end_to_end import play_a_whole_game
-from test_tui_network import LOOPBACK, WIDE, door, hosted_elsewhere, long_wait
+from test_tui_network import (
+    LOOPBACK,
+    WIDE,
+    door,
+    hosted_elsewhere,
+    long_wait,
+    only_tables_named,
+    run_unique_name,
+)
 from textual.widgets import Input, OptionList, Static
 from tui_support import (
     PACK,
@@ -47,22 +55,12 @@ from domicile_tui.widgets.columns import ColumnRow
 from domicile_tui.widgets.status_bar import StatusBar
 
 
-def closed_port() -> int:
-    """A port on 127.0.0.1 where nobody listens (bound a moment ago, then let go)."""
-    import socket
-
-    with socket.socket() as probe:
-        probe.bind((LOOPBACK, 0))
-        port: int = probe.getsockname()[1]
-    return port
-
-
 def front_door(data_dir: Path) -> DomicileApp:
     return DomicileApp(door(data_dir), defaults=settings(), open_at_once=False, seance_step=0)
 
 
-async def test_a_dead_address_says_so_at_once_and_once(tmp_path: Path) -> None:
-    port = closed_port()
+async def test_a_dead_address_says_so_at_once_and_once(tmp_path: Path, refused_port: int) -> None:
+    port = refused_port
     app = front_door(tmp_path)
     async with app.run_test(size=WIDE) as pilot:
         shown = record_notifications(app)
@@ -110,6 +108,8 @@ async def test_joining_by_code_waits_for_the_table_to_appear(
     # how long: on a loaded machine the host's start and its first mDNS answer can take
     # longer than a player's 10 s.
     monkeypatch.setattr(join_screen, "LOOK_FOR_TABLE", 120.0)
+    name = run_unique_name()
+    only_tables_named(monkeypatch, name)
     host: RunningHost | None = None
     app = front_door(tmp_path / "me")
     try:
@@ -124,7 +124,7 @@ async def test_joining_by_code_waits_for_the_table_to_appear(
             progress = app.screen.query_one("#join-progress", Static)
             await long_wait(pilot, lambda: "Looking for table 7" in rendered(progress), "looking")
             assert rendered(progress) == "Looking for table 7 on the LAN…"
-            host = await hosted_elsewhere(tmp_path / "host", advertise=True, code=code)
+            host = await hosted_elsewhere(tmp_path / "host", advertise=True, code=code, name=name)
             await wait_until(
                 pilot, lambda: isinstance(app.screen, InvestigatorScreen), what="seated", steps=9000
             )
@@ -253,18 +253,16 @@ def laptop(data_dir: Path, port: int | None) -> TableDoor:
 
 
 async def test_a_laptop_table_resumes_from_the_front_door_and_finishes(tmp_path: Path) -> None:
-    port = closed_port()
-    first = DomicileApp(
-        laptop(tmp_path, port), defaults=settings(), open_at_once=True, seance_step=0
-    )
+    first = DomicileApp(laptop(tmp_path, 0), defaults=settings(), open_at_once=True, seance_step=0)
     async with first.run_test(size=WIDE) as pilot:
         await long_wait(pilot, lambda: bool(first.lobby and first.lobby.can_start), "the lobby")
+        port = first.session.host.port  # type: ignore[union-attr]
         await pilot.press("enter")
         await long_wait(pilot, lambda: isinstance(first.screen, InvestigatorScreen), "the game")
         await pilot.press("enter", "l")
         await long_wait(pilot, lambda: view_of(first).state.day == 2, "day 2")
         before = first.lobby
-        assert before is not None and first.session.host.port == port  # type: ignore[union-attr]
+        assert before is not None
         await pilot.press("ctrl+q", "y")
         await long_wait(pilot, lambda: not first.is_running, "the app to end")
 
@@ -293,9 +291,8 @@ async def test_a_guest_waits_for_the_host_and_finds_it_again_on_another_port(
 ) -> None:
     """The host quits mid-game and resumes on another port (its old one taken): the guest
     says the host is away, counting, finds the table again by mDNS and sits back down."""
-    port = closed_port()
     host_door = TableDoor(
-        PACK, pace=BotPace(0), data_dir=tmp_path / "host", interface=LOOPBACK, port=port
+        PACK, pace=BotPace(0), data_dir=tmp_path / "host", interface=LOOPBACK, port=0
     )
     host = Recorder(host_door.host(settings()), steps=3000, tick=0.005)
     guest: Recorder[Any] | None = None
@@ -303,6 +300,7 @@ async def test_a_guest_waits_for_the_host_and_finds_it_again_on_another_port(
     try:
         await host.table.open()
         await host.until(lambda: bool(host.of(LobbyChanged)), "the host's lobby")
+        port = host.table.host.port
         code = host.table.host.tables()[0].code
         ticket = JoinTicket(parse_code(code), Address(LOOPBACK, port))
         guest = Recorder(laptop(tmp_path / "guest", 0).join(ticket, "Bea", None), steps=3000)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import secrets
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +30,7 @@ from domicile_p2p.net.sessions.guards.heads import head_phrase
 from domicile_p2p.rules import Phase
 from domicile_p2p.transcript.verify import verify
 from domicile_tui.app import DomicileApp
-from domicile_tui.connect import TableDoor
+from domicile_tui.connect import DISCOVERY_WINDOW, TableDoor
 from domicile_tui.news import ActionRefused, LobbyChanged, ViewChanged
 from domicile_tui.pacing import BotPace
 from domicile_tui.pages import SetupPage
@@ -62,14 +63,33 @@ def door(data_dir: Path, *, advertise: bool = False) -> TableDoor:
     )
 
 
+def only_tables_named(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    """The doors hear only the tables called ``name`` on the LAN: mDNS on 127.0.0.1 is
+    shared with every other test and run on this machine, whose tables (a table 7 too)
+    must not answer for this test's."""
+    heard_on_the_lan = TableDoor.discover
+
+    async def only_named(door: TableDoor, window: float = DISCOVERY_WINDOW) -> list[Any]:
+        return [
+            table for table in await heard_on_the_lan(door, window) if table.advert.name == name
+        ]
+
+    monkeypatch.setattr(TableDoor, "discover", only_named)
+
+
+def run_unique_name() -> str:
+    """A table name that no other test or run on this machine is using."""
+    return f"Friday {secrets.token_hex(4)}"
+
+
 async def hosted_elsewhere(
-    data_dir: Path, *, advertise: bool = False, code: str | None = None
+    data_dir: Path, *, advertise: bool = False, code: str | None = None, name: str = "Friday"
 ) -> RunningHost:
     """A host on 127.0.0.1 playing the Ghost and investigators 2 and 3 with bots."""
     return await start_host(
         HostConfig(
             data_dir=data_dir,
-            name="Friday",
+            name=name,
             interface=LOOPBACK,
             port=0,
             investigators=3,
