@@ -61,6 +61,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--interface", metavar="IP", help="the address to host on and advertise (LAN play)"
     )
     parser.add_argument(
+        "--port",
+        type=int,
+        metavar="PORT",
+        help="the port to host on (default: 47470, or any free one when that is taken; "
+        "0: any free one); a resumed table takes its old port back when it is free",
+    )
+    parser.add_argument(
         "--offline", action="store_true", help="play in this process only, against bots"
     )
     parser.add_argument(
@@ -126,6 +133,8 @@ def door_from(args: argparse.Namespace) -> TableDoor:
     from domicile_tui.connect import TableDoor
 
     pace = pace_from(args)
+    if args.port is not None and not 0 <= args.port <= 65535:
+        raise CommandError(f"--port is 0 to 65535, not {args.port}")
     try:
         pack = load_pack(args.pack) if args.pack is not None else load_default_pack()
     except PackError as error:
@@ -136,6 +145,7 @@ def door_from(args: argparse.Namespace) -> TableDoor:
         seed=args.seed,
         data_dir=args.data_dir,
         interface=args.interface,
+        port=args.port,
         lan=not args.offline,
     )
 

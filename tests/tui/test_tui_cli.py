@@ -41,7 +41,7 @@ def test_every_option_reaches_the_table(tmp_path: Path) -> None:
     args = parse(
         "--role", "ghost", "--difficulty", "very-difficult", "--investigators", "5",
         "--name", "Mina", "--table-name", "Friday", "--interface", "127.0.0.1",
-        "--offline", "--data-dir", str(tmp_path), "--bot-delay", "0", "--seed", "9",
+        "--port", "0", "--offline", "--data-dir", str(tmp_path), "--bot-delay", "0", "--seed", "9",
     )  # fmt: skip
     settings = settings_from(args)
     assert (settings.role, settings.your_seat, settings.investigators) == (Role.GHOST, 0, 5)
@@ -49,7 +49,7 @@ def test_every_option_reaches_the_table(tmp_path: Path) -> None:
     assert (settings.player_name, settings.table_name) == ("Mina", "Friday")
     door = door_from(args)
     assert not door.lan and door.pace.mean == 0 and door.seed == 9
-    assert door.data_dir == tmp_path and door.interface == "127.0.0.1"
+    assert door.data_dir == tmp_path and door.interface == "127.0.0.1" and door.port == 0
 
 
 @pytest.mark.parametrize(
@@ -60,6 +60,7 @@ def test_every_option_reaches_the_table(tmp_path: Path) -> None:
         (("--bot-delay", "-1"), "a bot delay is 0 to 60 seconds, not -1.0"),
         (("--timer", "5"), "--timer is 10 to 3600 seconds, not 5"),
         (("--timer", "5000", "--offline"), "--timer is 10 to 3600 seconds, not 5000"),
+        (("--port", "70000"), "--port is 0 to 65535, not 70000"),
     ],
 )
 def test_bad_options_are_one_line_errors(argv: tuple[str, ...], message: str) -> None:

@@ -148,9 +148,12 @@ def mid_round(events: list[dict[str, object]]) -> bool:
     return since.count("place") >= 2
 
 
+@pytest.mark.slow
 def test_a_laptop_game_killed_mid_round_resumes_finishes_and_verifies(tmp_path: Path) -> None:
     data_dir = tmp_path / "ada"
-    first = TerminalPlayer(data_dir)
+    # Any free port, never the usual one another run's laptop may hold: the resumed table
+    # takes it back all the same.
+    first = TerminalPlayer(data_dir, "--port", "0")
     try:
         play_until(first, lambda: mid_round(events_in(data_dir)), 180, "a round under way")
     finally:
