@@ -7,11 +7,24 @@ area's tests (or in a ``*_support.py`` module they import).
 from __future__ import annotations
 
 import os
+import shutil
 import socket
+import tempfile
 from collections.abc import Iterator
 
 import pytest
 from hypothesis import settings
+
+# A command a test runs without --data-dir writes to the platform's data dir
+# (platformdirs: $XDG_DATA_HOME/domicile-p2p): make that this run's own, never the
+# user's nor another run's.  Worker processes and the commands they start inherit it.
+_DATA_HOME = tempfile.mkdtemp(prefix="domicile-test-data-home-")
+os.environ["XDG_DATA_HOME"] = _DATA_HOME
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    shutil.rmtree(_DATA_HOME, ignore_errors=True)
+
 
 # In CI every property test runs the same examples on every run, so a red build
 # reproduces from its log; on a developer's machine hypothesis keeps exploring.

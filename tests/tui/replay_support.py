@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import atexit
 import functools
+import shutil
 import tempfile
 from dataclasses import replace
 from pathlib import Path
@@ -21,6 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 GAMES = ROOT / "protocol" / "vectors" / "games"
 VECTORS_PACK = ROOT / "protocol" / "vectors" / "packs" / "vectors"
 SAVED = Path(tempfile.mkdtemp(prefix="domicile-replay-tests-"))
+atexit.register(shutil.rmtree, SAVED, ignore_errors=True)
 
 
 @functools.cache

@@ -8,6 +8,8 @@ every time and never waits on a clock.
 from __future__ import annotations
 
 import asyncio
+import atexit
+import shutil
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -32,6 +34,7 @@ from domicile_tui.session import Role, TableSession, TableSettings
 PACK: Pack = load_default_pack()
 SEED = 7
 DATA_DIR = Path(tempfile.mkdtemp(prefix="domicile-tui-tests-"))
+atexit.register(shutil.rmtree, DATA_DIR, ignore_errors=True)
 """The data dir of these apps' doors (finished games are kept there): never the user's."""
 
 
