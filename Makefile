@@ -1,9 +1,15 @@
 # Two commands matter: `make play` and `make test`. Both build .venv on first use.
+# `make check` is the fast tier of `make test` for the edit-test loop.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 ARGS   ?=
+
+# The tests run in parallel, one worker process per core (pytest-xdist); tests that must
+# share something carry an xdist_group mark.  PYTEST_WORKERS=0 runs them in this process.
+PYTEST_WORKERS ?= auto
+PARALLEL       := -n $(PYTEST_WORKERS) --dist loadgroup
 
 FUZZ_EXAMPLES ?= 1000
 FUZZ_STEPS    ?= 100
@@ -20,7 +26,7 @@ SOAK_RECONNECT ?= 30
 SOAK_RECONNECT_PROCESSES ?= 4
 SOAK_RECONNECT_RATE ?= 32
 
-.PHONY: play test lint typecheck contracts pytest simulate vectors vectors-check bench bench-large fuzz chaos soak clean
+.PHONY: play test check lint typecheck contracts pytest simulate vectors vectors-check bench bench-large fuzz chaos soak clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +41,11 @@ play: $(STAMP)
 
 test: lint typecheck contracts pytest
 
+# Everything but the tests marked slow (whole games, processes, real sockets): under
+# 3 minutes, for the edit-test loop.  `make test` and CI run every test.
+check: lint $(STAMP)
+	$(BIN)/pytest $(PARALLEL) -m "not slow and not benchmark" $(PYTEST_ARGS)
+
 lint: $(STAMP)
 	$(BIN)/ruff check domicile_p2p clients tests benchmarks chaos tools
 	$(BIN)/ruff format --check domicile_p2p clients tests benchmarks chaos tools
@@ -46,7 +57,7 @@ contracts: $(STAMP)
 	$(BIN)/lint-imports
 
 pytest: $(STAMP)
-	$(BIN)/pytest --cov=domicile_p2p --cov=domicile_tui --cov-branch --cov-report=term:skip-covered $(PYTEST_ARGS)
+	$(BIN)/pytest $(PARALLEL) -m "not benchmark" --cov=domicile_p2p --cov=domicile_tui --cov-branch --cov-report=term:skip-covered $(PYTEST_ARGS)
 	@echo "Branch coverage of the rules engine (at least 95%):"
 	$(BIN)/coverage report --include='domicile_p2p/rules/*' --fail-under=95 --format=total
 
@@ -63,9 +74,11 @@ vectors-check: $(STAMP)
 	PYTHONPATH=tools $(BIN)/python -m protocol_tools.vectors --check
 	PYTHONPATH=tools $(BIN)/python -m protocol_tools.schema_export --check
 
-# Every benchmark with modest sizes (about 6 minutes); results in benchmarks/README.md.
+# Every benchmark script at its tiniest size first (does it still run against the code?),
+# then every benchmark with modest sizes (about 6 minutes); results in benchmarks/README.md.
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
+	$(BIN)/pytest -p no:cacheprovider -q -m benchmark tests/test_benchmarks_smoke.py
 	$(BIN)/python benchmarks/bench_selfplay.py
 	$(BIN)/python benchmarks/bench_verify.py
 	$(BIN)/python benchmarks/bench_startup.py

@@ -15,6 +15,9 @@ from pathlib import Path
 
 import pytest
 
+# `make bench` runs these before the benchmarks themselves; `make test` does not.
+pytestmark = pytest.mark.benchmark
+
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 SCRIPTS = sorted(path.name for path in BENCHMARKS.glob("bench_*.py"))
 

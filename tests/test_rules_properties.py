@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from rules_support import (
@@ -137,6 +138,7 @@ def check_step(replay: Replay, dealt: Tableau) -> None:
     assert ghost.state == replay.public
 
 
+@pytest.mark.slow
 @PROPERTY
 @given(game=games(), data=st.data())
 def test_random_legal_play_ends_within_seven_days_and_keeps_every_invariant(
@@ -269,6 +271,7 @@ def _shared_moves(twins: Twins) -> list[Action]:
     return moves
 
 
+@pytest.mark.slow
 @PROPERTY
 @given(pair=twins(), data=st.data())
 def test_investigators_see_only_the_public_history(pair: Twins, data: st.DataObject) -> None:

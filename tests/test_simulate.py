@@ -169,6 +169,7 @@ def test_simulate_needs_a_game(pack: Pack) -> None:
         simulate(0, 4, Difficulty.EASY, 0, pack)
 
 
+@pytest.mark.slow
 def test_difficulty_matters(pack: Pack) -> None:
     """Win rates of bots that read the words fall strictly from easy to very difficult;
     easy is won at least 70% of the time and very difficult at least 3% (issue 22).

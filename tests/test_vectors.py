@@ -97,6 +97,7 @@ def test_a_stale_schema_is_detected(tmp_path: Path) -> None:
     assert schema_export.main(["--check", "--out", str(tmp_path)]) == 1
 
 
+@pytest.mark.slow
 def test_a_stale_vector_is_detected(tmp_path: Path, generated: dict[str, bytes]) -> None:
     for name, data in generated.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)

@@ -113,6 +113,7 @@ def tampered(draw: st.DrawFn) -> bytes:
     return _rechain(values, index, *game)
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=colluded())
 def test_moves_signed_by_colluding_seats_get_the_same_report(data: bytes) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 
+import pytest
 from atheris_wire import check_one, seeds
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -44,6 +45,7 @@ def test_the_seed_frames_are_real_messages() -> None:
     assert decoded and all(isinstance(message, wire.Act) for message in decoded)
 
 
+@pytest.mark.slow
 @settings(max_examples=EXAMPLES, deadline=None)
 @given(st.binary(max_size=300) | st.text(max_size=300).map(str.encode))
 def test_random_bytes_give_only_typed_errors(data: bytes) -> None:

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import hypothesis.strategies as st
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 from net_support import CODE, FakeNetwork, Peer, make_peer
@@ -415,3 +416,4 @@ HostSessionGame.TestCase.settings = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 TestHostSessionFuzz = HostSessionGame.TestCase
+TestHostSessionFuzz.pytestmark = [pytest.mark.slow]

@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from flood_support import FloodedHost, flood_connection, honest_pair, open_descriptors
 from live_support import same_transcripts
 
@@ -90,6 +91,7 @@ async def _while_alive(host: FloodedHost, playing: asyncio.Future[list[BotOutcom
     raise AssertionError(f"the game did not end within {GAME_SECONDS} s")
 
 
+@pytest.mark.slow
 async def test_a_descriptor_flood_under_a_small_ulimit_leaves_the_honest_game_whole(
     tmp_path: Path,
 ) -> None:

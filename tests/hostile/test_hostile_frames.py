@@ -14,6 +14,7 @@ import json
 import resource
 from pathlib import Path
 
+import pytest
 from hostile_support import LatencyProbe, Records, percentile, send_all_and_listen
 from live_support import LOOPBACK, loopback_config, network_bot, same_transcripts
 
@@ -65,6 +66,7 @@ async def _junk_attacker(port: int, rounds: int) -> list[tuple[list[str], int]]:
     return results
 
 
+@pytest.mark.slow
 async def test_junk_huge_binary_nested_and_floods_never_stall_the_table(tmp_path: Path) -> None:
     log = Records()
     host = await start_host(

@@ -88,6 +88,7 @@ async def test_a_second_host_at_the_pinned_address_is_refused_without_a_retry_lo
     assert 1 in {record["seat"] for record in came_back}, "the player took its seat back"
 
 
+@pytest.mark.slow
 async def test_a_spoofed_advert_is_a_distinct_table_and_cannot_be_joined_without_its_code(
     tmp_path: Path,
 ) -> None:

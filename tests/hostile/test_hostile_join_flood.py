@@ -20,6 +20,7 @@ import secrets
 import time
 from pathlib import Path
 
+import pytest
 from flood_support import FloodedHost, cpu_seconds, flood_connection, honest_pair
 from live_support import same_transcripts
 
@@ -86,6 +87,7 @@ class JoinFlood:
         await asyncio.gather(*self._tasks, return_exceptions=True)
 
 
+@pytest.mark.slow
 async def test_a_join_flood_from_many_addresses_leaves_the_honest_game_whole(
     tmp_path: Path,
 ) -> None:

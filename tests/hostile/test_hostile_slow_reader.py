@@ -17,6 +17,7 @@ import socket
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hostile_support import LatencyProbe, Records, percentile
 from live_support import LOOPBACK, loopback_config, network_bot
 from websockets.asyncio.client import ClientConnection, connect
@@ -91,6 +92,7 @@ def stalling_dialer(port: int, pins: PinStore, reading: asyncio.Event) -> Any:
     return dial
 
 
+@pytest.mark.slow
 async def test_a_client_that_stops_reading_is_bounded_dropped_and_comes_back(
     tmp_path: Path,
 ) -> None:

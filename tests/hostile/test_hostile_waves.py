@@ -24,6 +24,7 @@ import socket
 from collections import Counter
 from pathlib import Path
 
+import pytest
 from flood_support import (
     LOOPBACK,
     FloodedHost,
@@ -117,6 +118,7 @@ async def _released(host: FloodedHost, started: int) -> int:
     return lowest
 
 
+@pytest.mark.slow
 async def test_waves_of_idle_connections_leave_the_hosts_memory_where_it_was(
     tmp_path: Path,
 ) -> None:
@@ -191,6 +193,7 @@ async def test_silent_connections_cost_the_host_a_small_tls_buffer_each(tmp_path
         await host.stop()
 
 
+@pytest.mark.slow
 async def test_a_churn_of_connections_leaves_the_hosts_memory_where_it_was(
     tmp_path: Path,
 ) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 from tui_support import (
@@ -78,6 +79,7 @@ async def play_a_whole_game(pilot: Pilot[Any], app: DomicileApp) -> int:
     raise AssertionError("the game did not end")
 
 
+@pytest.mark.slow
 async def test_an_investigator_plays_a_whole_game_through_the_keyboard(tmp_path: Path) -> None:
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:

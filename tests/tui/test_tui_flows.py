@@ -41,6 +41,7 @@ WIDE = (120, 36)
 # --------------------------------------------------------------------------- hosting
 
 
+@pytest.mark.slow
 async def test_hosting_an_offline_table_from_the_front_door() -> None:
     app = make_app(open_at_once=False)
     async with app.run_test(size=WIDE) as pilot:
@@ -96,6 +97,7 @@ async def test_play_opens_the_lobby_at_once_and_enter_begins() -> None:
 # --------------------------------------------------------------------------- the investigator
 
 
+@pytest.mark.slow
 async def test_placing_moving_and_locking_the_marker_with_the_keyboard() -> None:
     app = make_app()
     async with app.run_test(size=WIDE) as pilot:
@@ -120,6 +122,7 @@ async def test_placing_moving_and_locking_the_marker_with_the_keyboard() -> None
         assert view_of(app).state.day == 2
 
 
+@pytest.mark.slow
 async def test_arrow_keys_move_to_the_card_that_is_really_there() -> None:
     app = make_app()
     async with app.run_test(size=WIDE) as pilot:
@@ -203,6 +206,7 @@ async def test_chat_goes_to_the_table_from_the_chat_line() -> None:
 # --------------------------------------------------------------------------- the Ghost
 
 
+@pytest.mark.slow
 async def test_the_ghost_picks_dreams_gives_them_and_refreshes() -> None:
     app = make_app(Role.GHOST)
     async with app.run_test(size=WIDE) as pilot:
@@ -235,6 +239,7 @@ async def test_the_ghost_picks_dreams_gives_them_and_refreshes() -> None:
         assert shown[-1] == "Pick one or more dreams first (1-7 or Space)."
 
 
+@pytest.mark.slow
 async def test_the_ghost_serves_everyone_and_watches_the_seance() -> None:
     app = make_app(Role.GHOST)
     async with app.run_test(size=WIDE) as pilot:
@@ -295,6 +300,7 @@ async def play_stage_one_knowing_the_answers(pilot, app) -> None:  # type: ignor
     raise AssertionError("Stage One did not end")
 
 
+@pytest.mark.slow
 async def test_stage_two_the_group_agrees_on_the_culprit_and_wins() -> None:
     app = clairvoyant_app()
     async with app.run_test(size=WIDE) as pilot:
@@ -335,6 +341,7 @@ async def test_stage_two_the_group_agrees_on_the_culprit_and_wins() -> None:
 # --------------------------------------------------------------------------- around the table
 
 
+@pytest.mark.slow
 async def test_help_lists_the_keys_of_every_screen() -> None:
     app = make_app()
     async with app.run_test(size=WIDE) as pilot:

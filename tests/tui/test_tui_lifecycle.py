@@ -134,6 +134,7 @@ async def test_joining_by_code_waits_for_the_table_to_appear(
             await host.close()
 
 
+@pytest.mark.slow
 async def test_joining_by_code_gives_up_with_one_plain_message(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -177,6 +178,7 @@ async def quit_asks(pilot: Any, app: DomicileApp, words: str) -> None:
     await pilot.press("y")
 
 
+@pytest.mark.slow
 async def test_the_hosts_quit_asks_and_says_everyone_waits(tmp_path: Path) -> None:
     app = DomicileApp(
         door(tmp_path), defaults=settings(), open_at_once=True, offline=False, seance_step=0
@@ -252,6 +254,7 @@ def laptop(data_dir: Path, port: int | None) -> TableDoor:
     return TableDoor(PACK, pace=BotPace(0), data_dir=data_dir, interface=LOOPBACK, port=port)
 
 
+@pytest.mark.slow
 async def test_a_laptop_table_resumes_from_the_front_door_and_finishes(tmp_path: Path) -> None:
     first = DomicileApp(laptop(tmp_path, 0), defaults=settings(), open_at_once=True, seance_step=0)
     async with first.run_test(size=WIDE) as pilot:
@@ -286,6 +289,7 @@ async def test_a_laptop_table_resumes_from_the_front_door_and_finishes(tmp_path:
         await second.session.close()  # type: ignore[union-attr]
 
 
+@pytest.mark.slow
 async def test_a_guest_waits_for_the_host_and_finds_it_again_on_another_port(
     tmp_path: Path,
 ) -> None:

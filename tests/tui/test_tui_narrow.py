@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import Static
 from tui_support import PACK, begin, make_app, rendered, view_of, wait_until
 
@@ -36,6 +37,7 @@ async def test_the_investigators_see_the_ghosts_refreshes_left() -> None:
         assert " left, " in side
 
 
+@pytest.mark.slow
 async def test_every_card_on_the_table_reads_in_full_at_80x24() -> None:
     app = make_app()
     async with app.run_test(size=NARROW) as pilot:
@@ -59,6 +61,7 @@ async def test_every_card_on_the_table_reads_in_full_at_80x24() -> None:
         assert rendered(app.screen.query_one(".card-text", Static)) == dream.dream.text
 
 
+@pytest.mark.slow
 async def test_the_ghost_reads_its_target_its_hand_and_the_decoys_in_full_at_80x24() -> None:
     app = make_app(Role.GHOST)
     async with app.run_test(size=NARROW) as pilot:

@@ -106,6 +106,7 @@ async def long_wait(pilot: Pilot[Any], condition: Any, what: str) -> None:
     await wait_until(pilot, condition, what=what, steps=1500)
 
 
+@pytest.mark.slow
 async def test_hosting_for_the_lan_seats_the_player_and_the_bots(tmp_path: Path) -> None:
     app = DomicileApp(
         door(tmp_path), defaults=settings(), open_at_once=True, offline=False, seance_step=0
@@ -211,6 +212,7 @@ async def test_a_hosted_table_with_an_open_seat_waits_in_the_lobby(tmp_path: Pat
         await app.session.close()  # type: ignore[union-attr]
 
 
+@pytest.mark.slow
 async def test_a_whole_game_at_a_table_across_the_network(tmp_path: Path) -> None:
     host = await hosted_elsewhere(tmp_path / "host")
     try:
@@ -282,6 +284,7 @@ async def test_the_front_door_says_once_that_it_looks_for_tables(tmp_path: Path)
         assert prompts == ["Looking for tables… none yet"]
 
 
+@pytest.mark.slow
 async def test_tables_on_the_lan_are_listed_and_joined_from_the_front_door(
     tmp_path: Path,
 ) -> None:
@@ -368,6 +371,7 @@ async def test_a_host_that_disappears_shows_in_the_status_bar(tmp_path: Path) ->
         await app.session.close()  # type: ignore[union-attr]
 
 
+@pytest.mark.slow
 async def test_the_ghost_plays_across_the_network_and_its_seance_is_announced(
     tmp_path: Path,
 ) -> None:

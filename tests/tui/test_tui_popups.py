@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from textual.widgets import Input, Static
 from tui_support import (
     DATA_DIR,
@@ -33,6 +34,7 @@ from domicile_tui.session import Role
 WIDE = (120, 36)
 
 
+@pytest.mark.slow
 async def test_a_second_enter_after_the_seance_does_not_place_a_marker() -> None:
     app = make_app()
     async with app.run_test(size=WIDE) as pilot:
@@ -53,6 +55,7 @@ async def test_a_second_enter_after_the_seance_does_not_place_a_marker() -> None
         await wait_until(pilot, lambda: view_of(app).state.investigator(1).marker is not None)
 
 
+@pytest.mark.slow
 async def test_a_second_enter_after_the_seance_does_not_pick_the_ghosts_dream() -> None:
     app = make_app(Role.GHOST)
     async with app.run_test(size=WIDE) as pilot:
@@ -94,6 +97,7 @@ async def reach_the_end(pilot) -> None:  # type: ignore[no-untyped-def]
     await wait_until(pilot, lambda: app.kept is not None, what="the kept transcript")
 
 
+@pytest.mark.slow
 async def test_the_end_keeps_the_transcript_and_asks_before_leaving_it_unexported(
     tmp_path: Path,
 ) -> None:

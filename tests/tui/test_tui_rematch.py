@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from test_tui_end_to_end import play_a_whole_game
 from test_tui_network import LOOPBACK, WIDE, door, long_wait
 from textual.pilot import Pilot
@@ -44,6 +45,7 @@ async def _to_the_end(pilot: Pilot[Any], app: DomicileApp) -> None:
     assert app.verification is not None and app.verification.ok
 
 
+@pytest.mark.slow
 async def test_a_guests_end_screen_follows_the_host_into_the_next_games_lobby(
     tmp_path: Path,
 ) -> None:
@@ -106,6 +108,7 @@ async def test_a_guests_end_screen_follows_the_host_into_the_next_games_lobby(
     assert verify(archive).valid
 
 
+@pytest.mark.slow
 async def test_the_hosts_n_opens_the_next_game_at_the_same_table_and_o_moves_the_seats(
     tmp_path: Path,
 ) -> None:

@@ -214,6 +214,7 @@ def test_the_viewer_shows_domicile_verify_s_own_verdict() -> None:
     assert replay.report.summary == report.summary and replay.report.error == report.error
 
 
+@pytest.mark.slow
 async def test_the_end_screen_tells_the_game_day_by_day() -> None:
     from test_tui_snapshots import at_the_end
     from tui_support import clairvoyant_app

@@ -153,6 +153,7 @@ def test_a_second_left_shows_until_the_glass_is_empty() -> None:
 # --------------------------------------------------------------------------- at the table
 
 
+@pytest.mark.slow
 async def test_an_investigator_watches_the_glass_drain_until_the_host_calls_time() -> None:
     clock, hourglass = FrozenClock(), Hourglass()
     app = timed_app(Role.INVESTIGATOR, clock, hourglass)
@@ -184,6 +185,7 @@ async def test_an_investigator_watches_the_glass_drain_until_the_host_calls_time
         await wait_until(pilot, lambda: view_of(app).state.day == 2, what="day 2")
 
 
+@pytest.mark.slow
 async def test_the_ghost_sees_the_same_glass_and_a_new_one_each_day() -> None:
     clock, hourglass = FrozenClock(), Hourglass()
     app = timed_app(Role.GHOST, clock, hourglass, dawdlers=True)

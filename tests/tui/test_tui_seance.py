@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from test_tui_flows import play_stage_one_knowing_the_answers
 from textual.widgets import Static
 from tui_support import (
@@ -31,6 +32,7 @@ def title_of(screen: object) -> str:
     return rendered(screen.query_one("#seance-title", Static))
 
 
+@pytest.mark.slow
 async def test_seances_are_told_oldest_first_and_the_table_follows_each() -> None:
     app = make_app(seance_step=SLOW)
     async with app.run_test(size=WIDE) as pilot:
@@ -65,6 +67,7 @@ async def test_seances_are_told_oldest_first_and_the_table_follows_each() -> Non
         assert "Day 3 of 7" in rendered(app.screen.query_one("#header-calendar", Static))
 
 
+@pytest.mark.slow
 async def test_the_culprits_seance_keeps_its_secret_until_it_is_told() -> None:
     app = clairvoyant_app(seance_step=SLOW)
     async with app.run_test(size=WIDE) as pilot:

@@ -147,6 +147,7 @@ SCENES: dict[str, Scene] = {
 SIZES = {"120x36": (120, 36), "80x24": (80, 24)}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("scene", SCENES)
 def test_the_client_looks_as_it_should(snap_compare: Any, scene: str, size: str) -> None:

@@ -49,6 +49,7 @@ SCENES: dict[str, Scene] = {
 SIZES = {"120x36": (120, 36), "80x24": (80, 24)}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("scene", SCENES)
 def test_the_recap_and_the_viewer_look_as_they_should(

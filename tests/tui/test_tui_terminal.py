@@ -96,6 +96,7 @@ def settled_card(term: Terminal) -> str:
     return last
 
 
+@pytest.mark.slow
 def test_a_burst_of_arrow_keys_moves_the_cursor_once_per_key(terminal: Terminal) -> None:
     terminal.wait_for(text("Press Enter to light the candles"), "the lobby")
     terminal.keys("Enter")

@@ -231,6 +231,7 @@ async def ask_to_leave_and_stay(pilot: Pilot[Any], key: str) -> None:
 # --------------------------------------------------------------------------- whole
 
 
+@pytest.mark.slow
 async def test_the_whole_tutorial_with_the_keys_a_player_presses() -> None:
     """Every step in turn, as a new player plays them; at several the player thinks of
     leaving (Esc at the table, Ctrl+Q over a card or the séance) and stays."""
@@ -259,6 +260,7 @@ async def test_learn_to_play_on_the_front_door_opens_the_tutorial() -> None:
         assert app.tutorial is not None and app.tutorial.chapter.number == 1
 
 
+@pytest.mark.slow
 async def test_the_hint_follows_the_focus_not_a_clock() -> None:
     app = tutorial_app()
     async with app.run_test(size=WIDE) as pilot:
@@ -274,6 +276,7 @@ async def test_the_hint_follows_the_focus_not_a_clock() -> None:
         assert not isinstance(app.screen, ConfirmScreen)
 
 
+@pytest.mark.slow
 async def test_the_help_says_what_the_game_is_and_how_to_leave_the_tutorial() -> None:
     from domicile_tui.screens.help import HelpScreen
 
@@ -315,6 +318,7 @@ LEAVING: dict[str, tuple[str, str]] = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("where", LEAVING)
 async def test_leaving_the_tutorial_goes_back_to_the_front_door(where: str) -> None:
     """Yes to the question, at a table screen or over a dialog: the front door, the app
@@ -337,6 +341,7 @@ async def test_leaving_the_tutorial_goes_back_to_the_front_door(where: str) -> N
 SIZES = {"120x36": (120, 36), "80x24": (80, 24)}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", SIZES)
 def test_a_tutorial_step_looks_as_it_should(snap_compare: Any, size: str) -> None:
     """The hint under the investigator's table, with the protocol's plain bots (they never

@@ -13,6 +13,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import pytest
 from test_tui_network import LOOPBACK, WIDE, door, long_wait
 from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, RadioSet
@@ -125,6 +126,7 @@ async def at_the_door(tmp_path: Path) -> AsyncIterator[tuple[DomicileApp, Pilot[
         yield app, pilot
 
 
+@pytest.mark.slow
 async def test_watch_from_the_join_form_shows_the_public_table_with_nothing_to_act_on(
     tmp_path: Path,
 ) -> None:
@@ -179,6 +181,7 @@ async def test_watch_from_the_join_form_shows_the_public_table_with_nothing_to_a
         await long_wait(pilot, lambda: isinstance(app.screen, StartScreen), "the door")
 
 
+@pytest.mark.slow
 async def test_a_late_joiner_is_offered_to_watch_instead_of_a_refusal(tmp_path: Path) -> None:
     async with a_table(tmp_path) as host, at_the_door(tmp_path) as (app, pilot):
         shown = record_notifications(app)
@@ -194,6 +197,7 @@ async def test_a_late_joiner_is_offered_to_watch_instead_of_a_refusal(tmp_path: 
         assert view_of(app).ghost is None
 
 
+@pytest.mark.slow
 async def test_a_late_joiner_who_declines_is_back_at_the_front_door(tmp_path: Path) -> None:
     async with a_table(tmp_path) as host, at_the_door(tmp_path) as (app, pilot):
         app.join(ticket(host), "Ada", None)
@@ -203,6 +207,7 @@ async def test_a_late_joiner_who_declines_is_back_at_the_front_door(tmp_path: Pa
         assert app.session is None
 
 
+@pytest.mark.slow
 async def test_a_spectator_from_the_lobby_on_sees_the_game_begin(tmp_path: Path) -> None:
     async with a_table(tmp_path, in_play=False) as host, at_the_door(tmp_path) as (app, pilot):
         app.spectate(ticket(host), "Ada")
