@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from live_support import domicile, environment, free_port, loopback_config
+from live_support import domicile, environment, loopback_config
 
 from domicile_p2p.net.adapters.host import start_host
 from domicile_p2p.net.adapters.store import HostStore, StoredTable, StoreError
@@ -132,7 +132,7 @@ def test_a_damaged_data_dir_stops_the_host_with_one_plain_line_and_loses_nothing
             "host",
             "--headless",
             "--resume",
-            *("--interface", "127.0.0.1", "--port", str(free_port()), "--no-advertise"),
+            *("--interface", "127.0.0.1", "--port", "0", "--no-advertise"),
             *("--data-dir", str(data_dir)),
         ),
         capture_output=True,

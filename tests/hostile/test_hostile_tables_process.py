@@ -15,7 +15,7 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from live_support import LOOPBACK, HostProcess, free_port, network_bot
+from live_support import HostProcess, network_bot
 
 from domicile_p2p.net.errors import Refused
 from domicile_p2p.net.join.codes import parse_code
@@ -31,16 +31,14 @@ HONEST = parse_code("4-raven-lantern")
 async def test_a_blank_name_is_refused_at_join_and_the_other_table_plays_on(
     tmp_path: Path,
 ) -> None:
-    port = free_port()
-    url = f"wss://{LOOPBACK}:{port}"
     host = HostProcess(
         tmp_path / "host",
-        port,
         *("--tables", "2", "--code", str(WEDGED), "--code", str(HONEST)),
         *("--investigators", "1", "--bots", "1", "--lobby-wait", "1"),
     ).start()
     try:
         await host.wait_for("listening")
+        url = host.url
         blank = network_bot(tmp_path / "blank", url, WEDGED, role=Role.GHOST, person=True, name=" ")
         with pytest.raises(Refused) as refused:
             await asyncio.wait_for(blank.play(), 60)

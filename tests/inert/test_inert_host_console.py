@@ -4,11 +4,12 @@ text inert: a real host process under a pty, attacked over a real TLS websocket.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 from pathlib import Path
 
 import pytest
-from live_support import LOOPBACK, domicile, environment, free_port
+from live_support import LOOPBACK, domicile, environment
 from pty_support import ATTACK, ATTACK_SHOWN, PtyProgram, assert_no_attack
 from websockets.asyncio.client import connect
 
@@ -28,9 +29,10 @@ async def _send_unknown_field(port: int) -> None:
         wire.decode_host(await websocket.recv())  # the refusal
 
 
-def _host(tmp_path: Path, port: int, *extra: str) -> list[str]:
+def _host(tmp_path: Path, *extra: str) -> list[str]:
+    """The host on a port the system picks: it says which in its first line."""
     return domicile(
-        *("host", "--interface", LOOPBACK, "--port", str(port), "--no-advertise"),
+        *("host", "--interface", LOOPBACK, "--port", "0", "--no-advertise"),
         *("--data-dir", str(tmp_path / "host"), *extra),
     )
 
@@ -38,10 +40,12 @@ def _host(tmp_path: Path, port: int, *extra: str) -> list[str]:
 async def test_the_operators_terminal_shows_an_attackers_field_name_inert(
     tmp_path: Path,
 ) -> None:
-    port = free_port()
-    host = PtyProgram(_host(tmp_path, port), environment())
+    host = PtyProgram(_host(tmp_path), environment())
     try:
-        host.wait_for(b"Table ")
+        started = host.wait_for(b"Table ")
+        said = re.search(rb"listening: .* port=(\d+)", started)
+        assert said is not None, started
+        port = int(said.group(1))
         await _send_unknown_field(port)
         written = host.wait_for(ATTACK_SHOWN.encode())
     finally:
@@ -51,13 +55,14 @@ async def test_the_operators_terminal_shows_an_attackers_field_name_inert(
 
 
 async def test_the_json_log_escapes_c1_and_bidi_controls(tmp_path: Path) -> None:
-    port = free_port()
     host = subprocess.Popen(
-        _host(tmp_path, port, "--headless"), stdout=subprocess.PIPE, env=environment()
+        _host(tmp_path, "--headless"), stdout=subprocess.PIPE, env=environment()
     )
     assert host.stdout is not None
     try:
-        assert json.loads(host.stdout.readline())["event"] == "listening"
+        listening = json.loads(host.stdout.readline())
+        assert listening["event"] == "listening"
+        port = listening["port"]
         await _send_unknown_field(port)
         while b'"rejected"' not in (line := host.stdout.readline()):
             assert line, "the host stopped before it logged the refusal"
