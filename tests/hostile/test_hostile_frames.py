@@ -42,8 +42,10 @@ JUNK: list[tuple[str | bytes, str]] = [
 
 PACE = 0.02
 """Seconds each honest bot waits before a move, so the game outlasts the attack."""
-ROUNDS = 12
-"""Rounds of junk per attacker; three attackers at once."""
+ROUNDS = 4
+"""Rounds of junk per attacker, three attackers at once: enough for the attack to go on
+while the honest game plays (each round is the same junk again; twelve made this the
+suite's longest test for nothing more)."""
 
 
 def _rss_mib() -> float:
