@@ -308,6 +308,7 @@ def test_an_integer_too_long_to_convert_is_a_typed_error() -> None:
         decode(b"[" + b"1" * 5000 + b"]")
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(
     value=values | st.dictionaries(ascii_keys, values, max_size=5),

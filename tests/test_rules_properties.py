@@ -176,6 +176,7 @@ def test_random_legal_play_ends_within_seven_days_and_keeps_every_invariant(
         assert final.day == LAST_DAY
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(game=games(), data=st.data())
 def test_every_legal_action_applies_on_the_way(game: Replay, data: st.DataObject) -> None:

@@ -139,6 +139,7 @@ async def test_arrow_keys_move_to_the_card_that_is_really_there() -> None:
         assert app.screen.focused.id == f"card-{tableau.character[1]}"  # type: ignore[union-attr]
 
 
+@pytest.mark.slow
 async def test_a_click_places_the_marker_and_a_wrong_card_is_explained() -> None:
     app = make_app()
     async with app.run_test(size=WIDE) as pilot:
@@ -382,6 +383,7 @@ async def test_connection_trouble_shows_in_the_status_bar_not_as_a_crash() -> No
         await wait_until(pilot, lambda: isinstance(app.screen, StartScreen))
 
 
+@pytest.mark.slow
 async def test_leaving_in_the_middle_of_a_game_asks_first() -> None:
     app = make_app()
     async with app.run_test(size=WIDE) as pilot:
@@ -418,6 +420,7 @@ def test_every_key_a_screen_binds_is_in_its_help() -> None:
             assert binding.key in helped, f"{screen.__name__} binds {binding.key} without help"
 
 
+@pytest.mark.slow
 async def test_the_ghost_can_look_at_the_whole_tableau_and_back() -> None:
     app = make_app(Role.GHOST)
     async with app.run_test(size=WIDE) as pilot:

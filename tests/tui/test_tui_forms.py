@@ -3,6 +3,7 @@ opens the table (a player who typed the code presses Enter, not Ctrl+S)."""
 
 from __future__ import annotations
 
+import pytest
 from tui_support import make_app, record_notifications, wait_until
 
 from domicile_tui.offline import OfflineTable
@@ -24,6 +25,7 @@ async def test_enter_in_the_join_form_joins() -> None:
         assert shown[0].startswith("Cannot join: 'not a code' is not a table code")
 
 
+@pytest.mark.slow
 async def test_enter_in_the_set_up_form_opens_the_table() -> None:
     app = make_app(open_at_once=False)
     async with app.run_test(size=WIDE) as pilot:

@@ -84,6 +84,7 @@ async def test_a_dead_address_says_so_at_once_and_once(tmp_path: Path, refused_p
         assert "Errno" not in shown[0] and "Left the table" not in shown[0]
 
 
+@pytest.mark.slow
 async def test_a_wrong_code_gives_one_message(tmp_path: Path) -> None:
     host = await hosted_elsewhere(tmp_path / "host")
     try:
@@ -101,6 +102,7 @@ async def test_a_wrong_code_gives_one_message(tmp_path: Path) -> None:
         await host.close()
 
 
+@pytest.mark.slow
 async def test_joining_by_code_waits_for_the_table_to_appear(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -196,6 +198,7 @@ async def test_the_hosts_quit_asks_and_says_everyone_waits(tmp_path: Path) -> No
         writer.close()
 
 
+@pytest.mark.slow
 async def test_a_guests_quit_says_the_seat_waits(tmp_path: Path) -> None:
     host = await hosted_elsewhere(tmp_path / "host")
     try:
@@ -221,6 +224,7 @@ def with_a_person_away(lobby: LobbyInfo, seat: int) -> LobbyInfo:
     return replace(lobby, seats=seats)
 
 
+@pytest.mark.slow
 async def test_a_departed_player_is_away_not_deciding_for_the_investigators() -> None:
     app = make_app()
     async with app.run_test(size=WIDE) as pilot:
@@ -359,6 +363,7 @@ async def test_a_guest_waits_for_the_host_and_finds_it_again_on_another_port(
         await host.stop()
 
 
+@pytest.mark.slow
 async def test_domicile_play_offers_the_unfinished_table_instead_of_putting_it_aside(
     tmp_path: Path,
 ) -> None:

@@ -17,6 +17,7 @@ from domicile_tui.widgets.dream import DreamTile
 NARROW = (80, 24)
 
 
+@pytest.mark.slow
 async def test_six_markers_on_one_card_keep_their_letters_and_locks_at_80x24() -> None:
     app = make_app(investigators=6)
     async with app.run_test(size=NARROW) as pilot:

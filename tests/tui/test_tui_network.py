@@ -355,6 +355,7 @@ def test_the_join_form_says_what_is_missing() -> None:
     assert ticket.fingerprint == bytes.fromhex("ab" * 32)
 
 
+@pytest.mark.slow
 async def test_a_host_that_disappears_shows_in_the_status_bar(tmp_path: Path) -> None:
     host = await hosted_elsewhere(tmp_path / "host")
     app = DomicileApp(door(tmp_path / "me"), defaults=settings(), open_at_once=False, seance_step=0)

@@ -160,6 +160,7 @@ async def test_a_file_that_cannot_be_opened_says_why(tmp_path: Path) -> None:
         assert app.screen is screen
 
 
+@pytest.mark.slow
 async def test_the_recap_so_far_and_back() -> None:
     app = replay_app(GAMES / "honest.jsonl", VECTORS_PACK)
     async with app.run_test(size=SIZE) as pilot:

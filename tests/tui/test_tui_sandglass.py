@@ -266,6 +266,7 @@ async def glass_half_run(pilot: Pilot[Any]) -> None:
     await settle(pilot)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", [(120, 36), (80, 24)], ids=["120x36", "80x24"])
 def test_the_sand_glass_looks_as_it_should(snap_compare: Any, size: tuple[int, int]) -> None:
     app = timed_app(Role.INVESTIGATOR, FrozenClock(), Hourglass())
