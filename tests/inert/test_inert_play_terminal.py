@@ -65,7 +65,7 @@ async def _table_of(data_dir: Path) -> tuple[str, int]:
 
 async def test_a_peers_chat_line_reaches_the_players_terminal_inert(tmp_path: Path) -> None:
     command = [
-        *(sys.executable, "-m", "domicile_tui", "--interface", LOOPBACK),
+        *(sys.executable, "-m", "domicile_tui", "--interface", LOOPBACK, "--port", "0"),
         *("--data-dir", str(tmp_path / "player"), "--name", "Ada", "--investigators", "2"),
         *("--role", "investigator", "--bot-delay", "0"),
     ]
