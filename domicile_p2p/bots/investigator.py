@@ -220,14 +220,15 @@ class InvestigatorBot:
             return None
         self._said.add(key)
         self._new_day(state.day)
-        rng = self._rng(f"{state.day}/{state.stage.value}/talk")
+        # The phrasing varies with the bot and the day; no generator is seeded for it.
+        variant = self.seed + 7 * state.day + 3 * (state.stage is Stage.CULPRIT)
         if state.stage is Stage.PLOT:
             dreams = state.investigator(self.seat).dreams
             cards: tuple[str, ...] = (card,)
         else:
             dreams = state.group_dreams
             cards = next(group for group in state.grouped_tableau if group[0] == card)
-        text = self._talk.line(kind, rng, dreams, cards, self._heard, **words)
+        text = self._talk.line(kind, variant, dreams, cards, self._heard, **words)
         self._heard.add(text)
         return Chat(self.seat, text)
 

@@ -94,6 +94,7 @@ class PackTexts:
 
         self._clues: dict[str, dict[str, list[Clue]]] = {}
         self._quotations: dict[str, dict[Word, str]] = {}
+        self._quoted: dict[tuple[str, str], tuple[tuple[str, float], ...]] = {}
 
     def clues(self, dream: str, card: str) -> list[Clue]:
         """The words of ``dream`` that read as ``card``, the weightiest first (each dream
@@ -107,6 +108,17 @@ class PackTexts:
                     by_card[candidate.id] = sorted(clues, key=lambda clue: -clue.weight)
             self._clues[dream] = by_card
         return by_card[card]
+
+    def quoted(self, dream: str, card: str) -> tuple[tuple[str, float], ...]:
+        """The quotations of ``dream`` that point to ``card``, each with its weight
+        (:meth:`clues` quoted by :meth:`quotation`), read once per pack."""
+        key = (dream, card)
+        found = self._quoted.get(key)
+        if found is None:
+            found = self._quoted[key] = tuple(
+                (self.quotation(dream, clue.word), clue.weight) for clue in self.clues(dream, card)
+            )
+        return found
 
     def quotation(self, dream: str, word: Word) -> str:
         """``word`` of ``dream`` as the bots quote it: with the content words printed next

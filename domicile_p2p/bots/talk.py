@@ -17,7 +17,6 @@ chat, :meth:`~domicile_p2p.bots.investigator.InvestigatorBot.hear`).
 
 from __future__ import annotations
 
-import random
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -223,12 +222,12 @@ class TableTalk:
         """The words of ``dreams`` that point to ``cards``, weightiest first, each once: a
         word with the words printed next to it ("cold stone vault"), at most three."""
         weighed: dict[str, float] = {}
-        texts = self._texts
+        quoted_in = self._texts.quoted
         for dream in dreams:
             for card in cards:
-                for clue in texts.clues(dream, card):
-                    quoted = texts.quotation(dream, clue.word)
-                    weighed[quoted] = max(weighed.get(quoted, 0.0), clue.weight)
+                for quoted, weight in quoted_in(dream, card):
+                    if weight > weighed.get(quoted, 0.0):
+                        weighed[quoted] = weight
         chosen: list[str] = []
         for quoted in sorted(weighed, key=lambda quoted: -weighed[quoted]):
             if not any(quoted in earlier or earlier in quoted for earlier in chosen):
@@ -246,14 +245,15 @@ class TableTalk:
     def line(
         self,
         kind: str,
-        rng: random.Random,
+        variant: int,
         dreams: Sequence[str],
         cards: Sequence[str],
         heard: Collection[str],
         **words: str,
     ) -> str:
         """A line of ``kind`` (a field of :class:`Voice`) about ``cards``, quoting ``dreams``;
-        never one of ``heard`` (the lines said at the table today)."""
+        never one of ``heard`` (the lines said at the table today).  ``variant`` picks the
+        phrasing to try first (any whole number: the bots vary it by seed and day)."""
         templates: tuple[str, ...] = getattr(self.voice, kind)
         quoted = self.quotes(dreams, cards)
         whys = []
@@ -263,7 +263,7 @@ class TableTalk:
                 whys.append(_quote(quoted[QUOTES - 1 : QUOTES + 1]))
             whys.append(_quote(quoted[:1]))
         card = self.name(cards)
-        start = rng.randrange(len(templates))
+        start = variant % len(templates)
         candidates = [
             templates[(start + offset) % len(templates)].format(card=card, why=why, **words)
             for why in whys
@@ -277,7 +277,7 @@ class TableTalk:
                 for offset in range(len(templates))
             ]
         elif not quoted:  # no word points there: it says why it chose the card all the same
-            first = rng.randrange(len(NO_WORD_LINES))
+            first = variant % len(NO_WORD_LINES)
             candidates = [
                 NO_WORD_LINES[(first + offset) % len(NO_WORD_LINES)].format(card=card)
                 for offset in range(len(NO_WORD_LINES))
