@@ -302,7 +302,7 @@ async def test_a_guest_waits_for_the_host_and_finds_it_again_on_another_port(
     host_door = TableDoor(
         PACK, pace=BotPace(0), data_dir=tmp_path / "host", interface=LOOPBACK, port=0
     )
-    host = Recorder(host_door.host(settings()), steps=3000, tick=0.005)
+    host = Recorder(host_door.host(settings()))
     guest: Recorder[Any] | None = None
     squatter: asyncio.Server | None = None
     try:
@@ -311,7 +311,7 @@ async def test_a_guest_waits_for_the_host_and_finds_it_again_on_another_port(
         port = host.table.host.port
         code = host.table.host.tables()[0].code
         ticket = JoinTicket(parse_code(code), Address(LOOPBACK, port))
-        guest = Recorder(laptop(tmp_path / "guest", 0).join(ticket, "Bea", None), steps=3000)
+        guest = Recorder(laptop(tmp_path / "guest", 0).join(ticket, "Bea", None))
         await guest.table.open()
 
         def guest_seated() -> bool:
@@ -340,7 +340,7 @@ async def test_a_guest_waits_for_the_host_and_finds_it_again_on_another_port(
         resumed_door = TableDoor(
             PACK, pace=BotPace(0), data_dir=tmp_path / "host", interface=LOOPBACK, port=None
         )
-        host = Recorder(resumed_door.resume(unfinished, "Ada"), steps=3000, tick=0.005)
+        host = Recorder(resumed_door.resume(unfinished, "Ada"))
         await host.table.open()
         await host.until(lambda: host.table.host is not None, "the host back")
         assert host.table.host.port != port and host.table.host.tables()[0].code == code

@@ -425,7 +425,7 @@ async def test_another_game_before_the_end_is_refused_and_the_game_goes_on(
     """The next game opens at the same table once this one is over
     (``test_tui_rematch.py``); asked for before, it is refused and nothing changes."""
     table = door(tmp_path).host(settings())
-    recorder = Recorder(table, steps=3000, tick=0.005)
+    recorder = Recorder(table)
     until = recorder.until
 
     def views() -> list[ViewChanged]:

@@ -42,29 +42,43 @@ SessionT = TypeVar("SessionT", bound=TableSession)
 
 
 class Recorder(Generic[SessionT]):
-    """Collects a session's events as they come (without an app); ``until`` waits up to
-    ``steps`` pauses of ``tick`` seconds."""
+    """Collects a session's events as they come (without an app); ``until`` waits for them.
 
-    def __init__(self, table: SessionT, *, steps: int = 2000, tick: float = 0.001) -> None:
+    Waiting is driven by the session's events, not by a count of pauses: a condition is
+    checked again as each event comes, however long the machine takes to produce it.  It
+    fails at once if the session ends first, and after :data:`QUIET` seconds without a
+    single event (a hang)."""
+
+    QUIET = 120.0
+
+    def __init__(self, table: SessionT) -> None:
         self.table = table
         self.events: list[SessionEvent] = []
-        self._steps = steps
-        self._tick = tick
+        self._arrived = asyncio.Event()
         self._task = asyncio.create_task(self._collect())
 
     async def _collect(self) -> None:
-        async for event in self.table.events():
-            self.events.append(event)
+        try:
+            async for event in self.table.events():
+                self.events.append(event)
+                self._arrived.set()
+        finally:
+            self._arrived.set()  # a waiter learns that nothing more will come
 
     def of(self, kind: type) -> list:  # type: ignore[type-arg]
         return [event for event in self.events if isinstance(event, kind)]
 
     async def until(self, condition: Callable[[], bool], what: str = "") -> None:
-        for _ in range(self._steps):
-            if condition():
-                return
-            await asyncio.sleep(self._tick)
-        raise AssertionError(f"timed out waiting for {what}")
+        """Wait until ``condition`` holds, checking it after each event (a condition on
+        anything but the events holds by the event that follows it)."""
+        while not condition():
+            if self._task.done():
+                raise AssertionError(f"the session ended before {what}")
+            self._arrived.clear()
+            try:
+                await asyncio.wait_for(self._arrived.wait(), self.QUIET)
+            except TimeoutError:
+                raise AssertionError(f"no event in {self.QUIET:g} s waiting for {what}") from None
 
     async def stop(self) -> None:
         await self.table.close()
