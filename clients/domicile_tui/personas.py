@@ -24,9 +24,13 @@ class Persona:
     bot_name: str
     colour: str
     expertise: str = ""
-    """What this investigator knows that the others do not, in a sentence."""
+    """What this investigator knows that the others do not: what follows "who knows"."""
     voice: str = ""
     """How they talk at the table: what a bot in this seat should sound like."""
+
+    def introduction(self) -> str:
+        """The seat as the tutorial and its tooltip say it: "the Archivist, who knows wills..."."""
+        return f"{self.title}, who knows {self.expertise}" if self.expertise else self.title
 
     def tag(self) -> Content:
         """The seat letter, bold, in the seat's colour."""
@@ -47,7 +51,7 @@ INVESTIGATOR_PERSONAS: Final[tuple[Persona, ...]] = (
         "the Spiritualist",
         "Orla Vance",
         "#d9736b",
-        expertise="Has sat at more séances than she can count and kept a record of every one.",
+        expertise="séances: how the dead are heard, and what was said at each one",
         voice="calm and exact; waits, then says what the dream made her feel",
     ),
     Persona(
@@ -55,7 +59,7 @@ INVESTIGATOR_PERSONAS: Final[tuple[Persona, ...]] = (
         "the Folklorist",
         "Idris Hale",
         "#6fb8ad",
-        expertise="Collects the coast's ghost stories and omens, and what each sign meant.",
+        expertise="the coast's ghost stories, charms and omens, and what each sign meant",
         voice="warm, remembers an old saying or a story that fits",
     ),
     Persona(
@@ -63,7 +67,7 @@ INVESTIGATOR_PERSONAS: Final[tuple[Persona, ...]] = (
         "the Archivist",
         "Mina Sorel",
         "#dcb75e",
-        expertise="Reads wills, parish registers and letters for the date out of place.",
+        expertise="wills, parish registers and old letters, and the date out of place",
         voice="precise and dry; counts what two dreams have in common",
     ),
     Persona(
@@ -71,7 +75,7 @@ INVESTIGATOR_PERSONAS: Final[tuple[Persona, ...]] = (
         "the Detective",
         "Arthur Penrose",
         "#a993d6",
-        expertise="Weighs motives and alibis: who could have been where, and why.",
+        expertise="motives and alibis: who could have been where, and why",
         voice="methodical; rules cards out before naming one",
     ),
     Persona(
@@ -79,7 +83,7 @@ INVESTIGATOR_PERSONAS: Final[tuple[Persona, ...]] = (
         "the Journalist",
         "Clara Whitlow",
         "#97ba6d",
-        expertise="Covered the murder for the county paper and interviewed the household.",
+        expertise="the county paper's file on the murder and what the household told it",
         voice="brisk and curious; asks the table a question",
     ),
     Persona(
@@ -87,7 +91,7 @@ INVESTIGATOR_PERSONAS: Final[tuple[Persona, ...]] = (
         "the Constable",
         "Tom Brannock",
         "#de8f5f",
-        expertise="Took the statements on the night and knows every door of the house.",
+        expertise="the statements taken on the night, and every door of the house",
         voice="plain and practical; goes with the evidence in front of him",
     ),
 )

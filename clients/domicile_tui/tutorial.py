@@ -182,7 +182,7 @@ INVESTIGATOR_STEPS: Final = (
         "welcome",
         at(Where.LOBBY),
         f"Welcome to the manor. {GHOST_INTRODUCED} You are investigator A, "
-        f"{persona(1).title}: {persona(1).expertise} Bots play the Ghost and investigator B. "
+        f"{persona(1).introduction()}. Bots play the Ghost and investigator B. "
         "Press Enter to begin.",
     ),
     Step(

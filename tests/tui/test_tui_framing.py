@@ -82,7 +82,7 @@ def test_the_ghost_is_the_murdered_person_not_a_ghost_murdered() -> None:
 def test_each_investigator_has_an_expertise_and_a_voice() -> None:
     assert len({look.title for look in INVESTIGATOR_PERSONAS}) == len(INVESTIGATOR_PERSONAS)
     for look in INVESTIGATOR_PERSONAS:
-        assert look.expertise.endswith("."), look.title
+        assert look.introduction().startswith(f"{look.title}, who knows "), look.title
         assert look.voice, look.title
         assert len(look.title) <= ROLE_WIDTH
         described = f"{look.title} {look.expertise} {look.voice}".casefold()

@@ -123,7 +123,7 @@ class HostSetupScreen(TableScreen):
                         box = MarkedCheckbox(
                             label, value=seat in defaults.open_seats, id=f"open-{seat}"
                         )
-                        box.tooltip = Content(look.expertise) if look.expertise else None
+                        box.tooltip = Content(look.introduction()) if look.expertise else None
                         yield box
             else:
                 yield Static(
