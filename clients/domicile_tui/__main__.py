@@ -10,6 +10,7 @@ import argparse
 import sys
 
 from domicile_p2p.cli import CommandError
+from domicile_p2p.text import inert
 from domicile_tui.cli import register
 
 
@@ -20,7 +21,7 @@ def main(argv: list[str]) -> int:
     try:
         return int(args.handler(args))
     except CommandError as error:
-        print(f"domicile play: {error}", file=sys.stderr)
+        print(f"domicile play: {inert(str(error))}", file=sys.stderr)
         return error.exit_code
 
 

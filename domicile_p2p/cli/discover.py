@@ -17,6 +17,7 @@ import sys
 from domicile_p2p.cli import CommandError
 from domicile_p2p.net.adapters.discovery import discover, unique
 from domicile_p2p.net.join.words import phrase
+from domicile_p2p.text import inert, json_inert
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -42,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(f"cannot listen for mDNS: {exc.strerror or exc}") from None
     if args.json:
         for table in tables:
-            print(json.dumps(table.as_json(), ensure_ascii=False, sort_keys=True))
+            print(json_inert(json.dumps(table.as_json(), ensure_ascii=False, sort_keys=True)))
         return 0
     if not tables:
         print("No tables found.", file=sys.stderr)
@@ -50,9 +51,11 @@ def run(args: argparse.Namespace) -> int:
     for table in tables:
         advert = table.advert
         host_phrase = phrase(bytes.fromhex(advert.fingerprint))
-        print(
-            f"{advert.name}  {table.url}  table {advert.nameplate}  {advert.state.value}  "
-            f"{advert.seats_free}/{advert.seats_total} seats free  {advert.difficulty}  "
-            f"host {host_phrase}"
+        print(  # an advert is anyone's words: inert
+            inert(
+                f"{advert.name}  {table.url}  table {advert.nameplate}  {advert.state.value}  "
+                f"{advert.seats_free}/{advert.seats_total} seats free  {advert.difficulty}  "
+                f"host {host_phrase}"
+            )
         )
     return 0

@@ -21,6 +21,7 @@ from domicile_p2p.cli import CommandError
 from domicile_p2p.packs import LintWarning, Pack, PackError, default_pack_dir, load_pack
 from domicile_p2p.packs.lint import lint_pack
 from domicile_p2p.packs.reading import AssociationsError, load_associations
+from domicile_p2p.text import inert, json_inert
 
 DOCS = "docs/packs.md"
 
@@ -75,11 +76,11 @@ def run_check(args: argparse.Namespace) -> int:
     # Every rule, the reading of each dream by the text reader included (a load leaves it out).
     warnings = lint_pack(pack, reading=associations)
     if args.json:
-        print(json.dumps(_report_json(pack, warnings), indent=2, ensure_ascii=False))
+        print(json_inert(json.dumps(_report_json(pack, warnings), indent=2, ensure_ascii=False)))
     else:
         for warning in warnings:
-            print(warning)
-        print(_verdict(pack, warnings))
+            print(inert(str(warning)))
+        print(inert(_verdict(pack, warnings)))
     return 1 if warnings else 0
 
 
