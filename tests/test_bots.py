@@ -52,6 +52,7 @@ from domicile_p2p.rules import (
     GameState,
     GhostKnowledge,
     Give,
+    GroupGive,
     Lock,
     Outcome,
     Phase,
@@ -62,6 +63,7 @@ from domicile_p2p.rules import (
     apply,
     legal_actions,
     public,
+    refresh_refusal,
     view,
 )
 from domicile_p2p.sim import Deadlock, bot_seed, deal, run_game
@@ -808,3 +810,22 @@ def test_a_networked_bot_stops_waiting_when_every_person_has_locked(pack: Pack) 
     assert heard == ["It must be them"]  # it read the chat
     assert player.state.investigator(4).marker == other and player.state.investigator(4).locked
     assert any(isinstance(move, Chat) and "3 of the 3 of you" in move.text for move in moves)
+
+
+def test_in_stage_two_the_ghost_refreshes_a_hand_with_no_dream_for_a_culprit_card(
+    pack: Pack,
+) -> None:
+    """One dream for the culprit's Character, one for its Location, one for its Item: a
+    hand that cannot give that is refreshed whenever the difficulty allows."""
+    gives_that_could_refresh = 0
+    for seed in range(40):
+        state = deal(pack, 3, Difficulty.EASY, 3000 + seed)
+        policies = _policies(pack, state, 3000 + seed)
+        ghost = policies[GHOST]
+        assert isinstance(ghost, GhostBot)
+        for before, _, action in _play_logged(state, policies):
+            if isinstance(action, GroupGive) and refresh_refusal(before) is None:
+                note = ghost.group_gives[-1]
+                assert note.allowed and note.split
+                gives_that_could_refresh += 1
+    assert gives_that_could_refresh > 10
