@@ -33,6 +33,8 @@ from tui_support import (
     settings as table_settings,
 )
 
+from domicile_p2p.net.adapters.discovery import DiscoveredTable, TableAdvert
+from domicile_p2p.net.wire import TableState
 from domicile_p2p.packs import Pack
 from domicile_p2p.text import inert
 from domicile_p2p.transcript.schema import Kind
@@ -221,6 +223,29 @@ async def test_a_table_named_in_markup_is_offered_at_the_next_start(tmp_path: Pa
         assert notes[0].startswith(f"An unfinished table: {name} is unfinished")
         await pilot.pause()
         assert second.is_running
+
+
+async def test_an_advert_on_the_lan_is_listed_inert(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Anyone on the LAN announces a table (no code needed): the front door lists its
+    name as written, inert."""
+    advert = TableAdvert(f"[/] Friday {CONTROL}", 3, "d" * 64, 2, 2, "normal", TableState.LOBBY)
+    heard = DiscoveredTable(f"[bold red] {CONTROL}", "127.0.0.1", 9, advert)
+
+    async def the_lan(door: TableDoor, window: float = 0) -> list[DiscoveredTable]:
+        return [heard]
+
+    monkeypatch.setattr(TableDoor, "discover", the_lan)
+    door = TableDoor(PACK, pace=BotPace(0), data_dir=tmp_path, interface="127.0.0.1")
+    app = DomicileApp(door, defaults=table_settings(), open_at_once=False)
+    async with app.run_test(size=WIDE, notifications=True, tooltips=True) as pilot:
+        await wait_until(
+            pilot, lambda: shown(app, "[/] Friday"), what="the advert listed", steps=3000
+        )
+        assert shown(app, f"[/] Friday {inert(CONTROL)}")
+        assert unsafe_on(screen_lines(app)) == []
+        assert app.is_running
 
 
 @pytest.mark.parametrize("watching", [False, True], ids=["player", "spectator"])

@@ -13,6 +13,7 @@ from textual.reactive import reactive
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
+from domicile_tui.inert import inert_news
 from domicile_tui.keys import HelpKeys
 from domicile_tui.pages import JoinPage, SetupPage, StartPage
 from domicile_tui.screens.base import TableScreen
@@ -158,7 +159,8 @@ class StartScreen(TableScreen):
         door = await self.table.open_door()
         while True:
             try:
-                self.found = tuple(await door.discover())
+                # Anyone on the LAN writes an advert: its words are inert before they show.
+                self.found = tuple(inert_news(table) for table in await door.discover())
             except Exception:  # mDNS is a convenience: a LAN that forbids it must not stop play
                 self.found = ()
             await asyncio.sleep(LOOK_EVERY)
