@@ -829,3 +829,15 @@ def test_in_stage_two_the_ghost_refreshes_a_hand_with_no_dream_for_a_culprit_car
                 assert note.allowed and note.split
                 gives_that_could_refresh += 1
     assert gives_that_could_refresh > 10
+
+
+def test_a_networked_bots_wait_counts_from_the_group_give_not_the_dawn(pack: Pack) -> None:
+    now = [0.0]
+    investigation = _stage_two(pack)
+    day_begins = replace(investigation, phase=Phase.DREAMS)
+    brain, player = _brain_at(pack, day_begins, now)
+    assert brain.decide() is None and brain.wake_in() is None  # the Ghost is giving
+    now[0] += 45.0  # a slow Ghost
+    player.state = investigation
+    assert isinstance(brain.decide(), Place)
+    assert brain.wake_in() == 60  # a whole minute from the give

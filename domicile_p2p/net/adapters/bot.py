@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from domicile_p2p.bots import InvestigatorBot, make_policy
 from domicile_p2p.bots import Policy as BotPolicy
-from domicile_p2p.bots.waiting import wait_left
+from domicile_p2p.bots.waiting import wait_left, waiting_for_people
 from domicile_p2p.net.adapters.client import PeerClient
 from domicile_p2p.net.errors import NetError
 from domicile_p2p.net.sessions.host import HostLimits
@@ -76,7 +76,7 @@ class BotBrain:
         self._heard = 0
         """How many of the replica's events the policy has been told of (chat)."""
         self._since: dict[tuple[int | None, int], float] = {}
-        """When each Stage Two investigation (game, day) was first seen."""
+        """When each Stage Two investigation (game, day) was first seen waiting for people."""
         self._wake_in: float | None = None
         self._talk = _talk_budget()
         self.pack = pack or load_default_pack()
@@ -182,8 +182,13 @@ class BotBrain:
             self._heard = len(events)
         people = self._people()
         policy.people = people
-        since = self._since.setdefault((self.session.game, state.day), self._clock())
-        self._wake_in = wait_left(state, people, self._clock() - since)
+        self._wake_in = None
+        if waiting_for_people(state, people):
+            # Counted from the first look at this day's Stage Two investigation: the
+            # group give that began it (a person Ghost may take its time to give).
+            now = self._clock()
+            since = self._since.setdefault((self.session.game, state.day), now)
+            self._wake_in = wait_left(state, people, now - since)
         policy.hold_lock = self._wake_in is not None
 
 
