@@ -225,10 +225,10 @@ class WatchedConnection(ServerConnection):
         transport, self._socket_transport = self._socket_transport, None
         if transport is not None:
             # The socket's transport lets go of its socket just after this returns.
-            asyncio.get_running_loop().call_soon(_break_transport_cycle, transport)
+            asyncio.get_running_loop().call_soon(break_transport_cycle, transport)
 
 
-def _break_transport_cycle(transport: asyncio.BaseTransport) -> None:
+def break_transport_cycle(transport: asyncio.BaseTransport) -> None:
     """Drop the one reference cycle a closed asyncio socket transport keeps: its read
     callback, a method bound to itself (CPython 3.11's ``_SelectorSocketTransport``;
     the attribute is private, so only where it is there and the socket is gone)."""

@@ -54,6 +54,7 @@ from domicile_p2p.net.adapters.outbox import (
     OutboxLimits,
     WatchedConnection,
     bound_socket,
+    break_transport_cycle,
 )
 from domicile_p2p.net.errors import WireError
 from domicile_p2p.net.sessions.effects import (
@@ -773,9 +774,27 @@ class LocalLink:
 
 class _LeanTLS(sslproto.SSLProtocol):
     """asyncio's own TLS layer (``loop.create_server(ssl=...)`` makes the same one), with a
-    read buffer of :data:`TLS_UNPROVEN_CHUNK` from the start instead of 256 KiB."""
+    read buffer of :data:`TLS_UNPROVEN_CHUNK` from the start instead of 256 KiB, that
+    leaves no reference cycle once its socket is closed, handshake done or not.
+
+    A connection that goes before its handshake is done never reaches the websocket
+    (:class:`WatchedConnection` breaks the cycle of those that did): its socket's transport
+    stayed in a cycle until the next thaw of the collector, one for each such connection.
+    """
 
     max_size = TLS_UNPROVEN_CHUNK
+    _socket_transport: asyncio.BaseTransport | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self._socket_transport = transport
+        super().connection_made(transport)
+
+    def connection_lost(self, exc: BaseException | None) -> None:
+        super().connection_lost(exc)
+        transport, self._socket_transport = self._socket_transport, None
+        if transport is not None:
+            # The socket's transport lets go of its socket just after this returns.
+            asyncio.get_running_loop().call_soon(break_transport_cycle, transport)
 
 
 def _tls_connections(
