@@ -841,3 +841,18 @@ def test_a_networked_bots_wait_counts_from_the_group_give_not_the_dawn(pack: Pac
     player.state = investigation
     assert isinstance(brain.decide(), Place)
     assert brain.wake_in() == 60  # a whole minute from the give
+
+
+def test_while_it_waits_a_bot_keeps_its_own_proposal_then_follows_the_people(pack: Pack) -> None:
+    state = _stage_two(pack)
+    bot = InvestigatorBot(4, pack, 9)
+    bot.people, bot.hold_lock = frozenset({1, 2, 3}), True
+    own = bot.act(view(state, 4))
+    assert isinstance(own, Place)
+    other = next(group[0] for group in state.grouped_tableau if group[0] != own.card)
+    state = apply(apply(state, Place(1, other)), Lock(1))  # one person decides early
+    state = apply(state, own)
+    assert isinstance(bot.act(view(state, 4)), Chat)  # it proposes its own group
+    assert bot.act(view(state, 4)) is None  # and holds it
+    bot.hold_lock = False  # the wait is over: the one locked person's group
+    assert bot.act(view(state, 4)) == Place(4, other)

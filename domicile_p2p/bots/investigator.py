@@ -317,6 +317,8 @@ class InvestigatorBot:
             if investigator.locked and investigator.marker is not None:
                 markers[seat] = investigator.marker
         people = Counter(marker for seat, marker in markers.items() if seat in self.people)
+        if self.hold_lock:
+            return own, people  # its own proposal stands while the people decide
         if people:
             most = max(people.values())
             tied = [card for card, count in people.items() if count == most]
@@ -328,8 +330,6 @@ class InvestigatorBot:
                 [next(g for g in state.grouped_tableau if g[0] == card) for card in tied],
             )
             return tied[scores.index(max(scores))], people
-        if self.people and self.hold_lock:
-            return own, people
         if not markers:
             return own, people
         votes = Counter(markers.values())

@@ -239,8 +239,8 @@ class TableTalk:
         names = [self._pack.investigator_card(card).name for card in cards]
         if len(names) != 3:
             return ", ".join(names)
-        character, place, item = (_lower_article(name) for name in names)
-        return f"{names[0]} in {place} with {item}" if character else ", ".join(names)
+        character, place, item = names
+        return f"{character} in {_lower_article(place)} with {_lower_article(item)}"
 
     def line(
         self,
