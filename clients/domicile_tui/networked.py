@@ -330,6 +330,24 @@ class NetworkTable:
                 return Address(table.address, table.port)
         return None
 
+    def _host_news(self, event: str, fields: Mapping[str, Any]) -> None:
+        """What the table hosted here tells its owner on screen (its other log lines go
+        unsaid: the owner plays, the screen shows the game)."""
+        if event == "log-behind":
+            text = (
+                f"This table's log was behind: a returning player holds "
+                f"{fields['player_events']} events of the game, the host had "
+                f"{fields['host_events']} (its log was rolled back?); they hand them back, "
+                "each checked"
+            )
+        elif event == "log-restored":
+            text = f"The host took back {fields['events']} events its log had lost: nothing lost"
+        elif event == "table-failed":
+            text = f"The host could not go on with this table: {fields['error']}"
+        else:
+            return
+        self._emit(StatusChanged(Status(text, Severity.WARNING)))
+
     async def _start_host(self, settings: TableSettings) -> RunningHost:
         bots = set(settings.bot_seats)
         config = HostConfig(
@@ -353,17 +371,17 @@ class NetworkTable:
         )
         if self._port is not None:
             try:
-                return await start_host(_with_port(config, self._port))
+                return await start_host(_with_port(config, self._port), self._host_news)
             except HostError:
                 if self._resuming is None:
                     raise
                 # The table's old port is taken now: its players find it again on the LAN.
-                return await start_host(_with_port(config, 0))
+                return await start_host(_with_port(config, 0), self._host_news)
         try:
-            return await start_host(config)
+            return await start_host(config, self._host_news)
         except HostError:
             # The usual port is taken (another table on this laptop): any free port will do.
-            return await start_host(_with_port(config, 0))
+            return await start_host(_with_port(config, 0), self._host_news)
 
     async def start_game(self) -> None:
         """Start the game of the table hosted here (bots keep the seats no person took)."""

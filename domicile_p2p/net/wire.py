@@ -18,6 +18,7 @@ transcript layer, which owns their format.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator, Mapping, Sequence
 from enum import StrEnum
 from typing import Annotated, Any, Final
 
@@ -192,7 +193,16 @@ class Head(_Message, frozen=True, tag="head"):
     sig: Hex64
 
 
-ClientMessage = Join | Watch | Confirm | Resume | Act | Fetch | Head | Ready
+class Restore(_Message, frozen=True, tag="restore"):
+    """Events ``start``, ``start+1``, ... of the table's game that the host lost and this
+    client holds (the host's log was rolled back; section 8): each is signed by the host
+    itself (and by its author), so the host checks them as any replica would."""
+
+    start: Count
+    events: Annotated[list[Object], msgspec.Meta(min_length=1, max_length=MAX_EVENTS_PER_FRAME)]
+
+
+ClientMessage = Join | Watch | Confirm | Resume | Act | Fetch | Head | Ready | Restore
 
 
 # ----------------------------------------------------------------- host -> client
@@ -299,6 +309,29 @@ _any_decoder: Final = msgspec.json.Decoder()
 _client_decoder: Final = msgspec.json.Decoder(ClientMessage)
 _host_decoder: Final = msgspec.json.Decoder(HostMessage)
 _encoder: Final = msgspec.json.Encoder()
+
+
+_FRAME_HEADROOM: Final = 512
+"""Bytes kept free in a frame of events for its envelope."""
+
+
+def event_frames(start: int, events: Sequence[Mapping[str, Any]]) -> Iterator[Events]:
+    """``events`` (numbered from ``start``) split into frames under :data:`MAX_FRAME`: the
+    host's ``events`` to a client, and a client's ``restore`` to the host alike."""
+    batch: list[Mapping[str, Any]] = []
+    size = 0
+    first = start
+    for offset, event in enumerate(events):
+        event_size = len(msgspec.json.encode(event)) + 1
+        if batch and (
+            size + event_size > MAX_FRAME - _FRAME_HEADROOM or len(batch) >= MAX_EVENTS_PER_FRAME
+        ):
+            yield Events(first, [dict(e) for e in batch])
+            batch, size, first = [], 0, start + offset
+        batch.append(event)
+        size += event_size
+    if batch:
+        yield Events(first, [dict(e) for e in batch])
 
 
 def encode(message: ClientMessage | HostMessage) -> bytes:

@@ -171,6 +171,21 @@ class Table(Record):
             new.append(self._state(Kind.GAME_OVER, ledger.expected_game_over()))
         return tuple(new)
 
+    def restore(self, event: Event) -> None:
+        """Take back the next event of this table's history that its log lost (the host's
+        log was rolled back, and a player who holds the event hands it back).
+
+        It is checked exactly as a replica checks an event from the host: the chain
+        link, this host's own signature, its author's signature and counter, and the
+        ledger.  Raises :class:`Violation` and changes nothing when it is not.
+        """
+        try:
+            self._chain.check(event)
+            ledger = self._ledger.advance(event)
+        except Fault as fault:
+            raise Violation.from_fault(fault, event.seq) from None
+        self._append(event, ledger)
+
     def abort(self, reason: str, seats: Sequence[int] = ()) -> Event:
         """Stop the game here, naming the ``seats`` it waited for in vain.
 

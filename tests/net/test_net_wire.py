@@ -115,7 +115,17 @@ def test_schemas_describe_every_message_type() -> None:
     generated = {name: json.loads(text) for name, text in schema.schemas().items()}
     client = generated["client-to-host.schema.json"]["discriminator"]["mapping"]
     host = generated["host-to-client.schema.json"]["discriminator"]["mapping"]
-    assert set(client) == {"join", "watch", "confirm", "resume", "act", "fetch", "head", "ready"}
+    assert set(client) == {
+        "join",
+        "watch",
+        "confirm",
+        "resume",
+        "act",
+        "fetch",
+        "head",
+        "ready",
+        "restore",
+    }
     assert set(host) == {
         "welcome",
         "pake",

@@ -20,7 +20,7 @@ from domicile_p2p.net.sessions.room import EventObject, Refusal, RoomConfig, Sea
 from domicile_p2p.net.wire import ErrorCode
 from domicile_p2p.rules import Investigation, due
 from domicile_p2p.transcript import Check, Event, Rejected, SignedAction, Table, make_genesis
-from domicile_p2p.transcript.errors import HostMisuse, MalformedEvent
+from domicile_p2p.transcript.errors import HostMisuse, MalformedEvent, Violation
 from domicile_p2p.transcript.ledger import Step
 from domicile_p2p.transcript.packref import PackLike, card_lists
 
@@ -109,6 +109,39 @@ class HostedGame:
         self._values.extend(values)
         self._lines.extend(event.line for event in events)
         return values
+
+    def restore(
+        self, start: int, values: Sequence[Mapping[str, Any]]
+    ) -> tuple[Sequence[EventObject], str | None]:
+        """Events ``start``, ... handed back by a player after this host's log lost them.
+
+        Those the host holds already must be the very same; each one it lacks must be
+        the next event of its history, signed by this host (and its author), as any
+        replica checks it.  The events taken back (to persist and publish), and why the
+        rest were not (``None``: all were fine).
+        """
+        taken: list[EventObject] = []
+        for offset, value in enumerate(values):
+            seq = start + offset
+            held = len(self._values)
+            try:
+                event = Event.from_value(dict(value))
+            except MalformedEvent as exc:
+                return taken, f"event {seq} handed back is malformed: {exc}"
+            if event.seq != seq:
+                return taken, f"event {seq} handed back says it is event {event.seq}"
+            if seq < held:
+                if event.line != self._lines[seq]:
+                    return taken, f"event {seq} handed back is not the one this host holds"
+                continue
+            if seq > held:
+                return taken, f"this host holds {held} events: event {seq} does not follow"
+            try:
+                self.table.restore(event)
+            except Violation as violation:
+                return taken, f"event {seq} handed back does not check out: {violation}"
+            taken.append(self._keep(event))
+        return taken, None
 
     @property
     def step(self) -> Step:

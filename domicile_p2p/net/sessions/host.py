@@ -33,7 +33,8 @@ A connection goes through these phases::
               (wrong code, counted per address).
     SEATED    the connection plays one seat: Act, Fetch, and Head (its signed
               chain head, relayed to the table: ``guards/heads.py``); in the
-              lobby of a table's next game, Ready.
+              lobby of a table's next game, Ready; Restore, when it holds
+              events of the game the host's log lost (see below).
     WATCHING  a spectator: no seat.  It gets what the seats get (the lobby,
               every event, the relayed heads) and may Fetch; an Act, a Head or
               a Ready is refused (``spectator``) and counts as a refused message.
@@ -62,6 +63,12 @@ owner's start goes without the people not ready, and ``ready_timeout``
 seconds after the lobby opened their seats are freed (each told why, with
 a fatal ``game-started``).
 
+A host whose log lost events (rolled back between runs) learns it from the
+first peer that comes back holding more (its ``have``): it logs
+``log-behind``, and the peer hands the lost events back (``Restore``).  Each
+was signed by this host (and its author), so the game's table checks each as
+a replica would and takes it as its next event; nothing else can be added.
+
 Whatever a connection sends, the worst it can do is lose its own
 connection: a frame the codec refuses, a message at the wrong moment or an
 action the table refuses gets a typed :class:`~domicile_p2p.net.wire.Error`
@@ -74,12 +81,10 @@ from __future__ import annotations
 
 import secrets
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Final
-
-import msgspec
 
 from domicile_p2p.net.errors import WireError
 from domicile_p2p.net.join.auth import proof_holds
@@ -106,35 +111,32 @@ from domicile_p2p.net.sessions.room import (
     seat_name_allowed,
 )
 from domicile_p2p.net.wire import (
-    MAX_EVENTS_PER_FRAME,
-    MAX_FRAME,
     PROTOCOL,
     Act,
     ClientMessage,
     Confirm,
     Error,
     ErrorCode,
-    Events,
     Fetch,
     Head,
     Join,
     PakeReply,
     PeerHead,
     Ready,
+    Restore,
     Resume,
     Seated,
     Starts,
     Watch,
     Watching,
     Welcome,
+    event_frames,
 )
 
 CLOSE_NORMAL: Final = 1000
 CLOSE_GOING_AWAY: Final = 1001
 CLOSE_POLICY: Final = 1008
 NONCE_BYTES: Final = 32
-_FRAME_HEADROOM: Final = 512
-"""Bytes kept free in an Events frame for its envelope."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,24 +241,6 @@ def _remote_host(remote: str) -> str:
         return remote[1 : remote.find("]")]
     host, _, port = remote.rpartition(":")
     return host if host and port.isdigit() and host.count(":") == 0 else remote
-
-
-def event_frames(start: int, events: Sequence[EventObject]) -> Iterator[Events]:
-    """``events`` (numbered from ``start``) split into frames under :data:`MAX_FRAME`."""
-    batch: list[EventObject] = []
-    size = 0
-    first = start
-    for offset, event in enumerate(events):
-        event_size = len(msgspec.json.encode(event)) + 1
-        if batch and (
-            size + event_size > MAX_FRAME - _FRAME_HEADROOM or len(batch) >= MAX_EVENTS_PER_FRAME
-        ):
-            yield Events(first, [dict(e) for e in batch])
-            batch, size, first = [], 0, start + offset
-        batch.append(event)
-        size += event_size
-    if batch:
-        yield Events(first, [dict(e) for e in batch])
 
 
 class HostSession:
@@ -448,6 +432,8 @@ class HostSession:
                     return self._fetch(state, message)
                 case Head() if state.phase is _Phase.SEATED:
                     return self._head(state, message)
+                case Restore() if state.phase in (_Phase.SEATED, _Phase.WATCHING):
+                    return self._restore(state, message)
                 case Act() | Head() | Ready() if state.phase is _Phase.WATCHING:
                     return self._bad(
                         state,
@@ -786,6 +772,7 @@ class HostSession:
                 },
             )
         )
+        effects += self._behind(room, state, have, seat)
         effects.append(Send(state.id, Seated(room.nameplate, seat, len(events), room.games)))
         start = min(have, len(events))
         effects += [Send(state.id, frame) for frame in event_frames(start, events[start:])]
@@ -813,6 +800,7 @@ class HostSession:
         events = room.game.events if room.game is not None else ()
         start = min(watch.have, len(events))
         return [
+            *self._behind(room, state, watch.have, None),
             Log(
                 "watch",
                 {
@@ -1177,6 +1165,66 @@ class HostSession:
         logged = {name: _plain(body[name]) for name in fields}
         effects: list[HostEffect] = [Log(log, {"table": room.nameplate, **logged})]
         return effects + self._publish(room, start, [event], lobby_changed=lobby_changed)
+
+    # ------------------------------------------------------------- a rolled-back log
+
+    def _behind(
+        self, room: Room, state: _Connection, have: int, seat: int | None
+    ) -> list[HostEffect]:
+        """A returning peer says it holds more of the table's game than the host: the host's
+        log lost events (restored from an older copy, a disk that lied about a sync).  Said
+        once per table and game, for the operator; the peer hands the events back
+        (:meth:`_restore`).  A peer's word alone changes nothing: only events that check
+        out (signed by this host) are taken."""
+        game = room.game
+        if game is None or have <= len(game.events):
+            return []
+        return [
+            Log(
+                "log-behind",
+                {
+                    "table": room.nameplate,
+                    "game_id": game.game_id,
+                    "seat": seat,
+                    "connection": state.id,
+                    "host_events": len(game.events),
+                    "player_events": have,
+                    "note": (
+                        "this table's log is behind what a returning player holds: it was "
+                        "rolled back (events.jsonl restored from an older copy?); the "
+                        "players hand the missing events back, and each is checked"
+                    ),
+                },
+            )
+        ]
+
+    def _restore(self, state: _Connection, message: Restore) -> list[HostEffect]:
+        """Events the host's log lost, handed back by a peer that holds them (WIRE.md 8)."""
+        assert state.table is not None
+        room = self.rooms[state.table]
+        game = room.game
+        if game is None:
+            return self._bad(state, ErrorCode.UNEXPECTED, "the game has not begun yet")
+        start = len(game.events)
+        taken, problem = game.restore(message.start, message.events)
+        effects: list[HostEffect] = []
+        if taken:
+            state.bad_frames = 0
+            effects.append(
+                Log(
+                    "log-restored",
+                    {
+                        "table": room.nameplate,
+                        "seat": state.seat,
+                        "start": start,
+                        "events": len(taken),
+                    },
+                )
+            )
+            effects += self._publish(room, start, taken, lobby_changed=False)
+        if problem is not None:
+            effects += self._bad(state, ErrorCode.BAD_MESSAGE, problem)
+        return effects
 
     def _fetch(self, state: _Connection, message: Fetch) -> list[HostEffect]:
         assert state.table is not None

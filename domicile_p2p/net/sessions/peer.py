@@ -31,6 +31,9 @@ Each connection goes::
               After each checkpoint event it signs its chain head (Head); the
               others' heads come relayed (PeerHead) and must match its own
               (``guards/heads.py``: else SplitHistory, the host cheated).
+              A host that says it holds fewer events than this client lost
+              them (its log was rolled back): the client hands them back
+              (Restore), and a host that refuses them is a BadEvent.
 
 A *spectator* (``watch=True``) goes the same way with Watch instead of Join
 and Watching instead of Seated, and never Resume (it holds no seat, so every
@@ -92,12 +95,14 @@ from domicile_p2p.net.wire import (
     PakeReply,
     PeerHead,
     Ready,
+    Restore,
     Resume,
     Role,
     Seated,
     Watch,
     Watching,
     Welcome,
+    event_frames,
 )
 from domicile_p2p.transcript import Event, MalformedEvent, Replica, SignedAction
 
@@ -167,6 +172,8 @@ class PeerSession:
         self._pake: ClientPake | None = None
         self._host_events = 0
         self._fetching = False
+        self._restoring = False
+        """Events this client holds and the host lost are being handed back (WIRE.md 8)."""
         self._resend = False
         self._secret_asked = False
 
@@ -186,7 +193,12 @@ class PeerSession:
 
     @property
     def caught_up(self) -> bool:
-        return self.seated and self.player.held >= self._host_events and not self._fetching
+        return (
+            self.seated
+            and self.player.held >= self._host_events
+            and not self._fetching
+            and not self._restoring
+        )
 
     @property
     def ready(self) -> bool:
@@ -216,6 +228,7 @@ class PeerSession:
         self._fingerprint = fingerprint
         self._pinned = pinned
         self._fetching = False
+        self._restoring = False
         self._resend = self.in_flight is not None
         return []
 
@@ -430,17 +443,34 @@ class PeerSession:
         return effects
 
     def _caught_up_from(self, events: int, log: str, fields: dict[str, object]) -> list[PeerEffect]:
-        """The handshake is over and the host holds ``events``: catch up from there."""
-        if events < self.player.held:
+        """The handshake is over and the host holds ``events``: catch up from there.
+
+        A host that holds fewer events of this game than this client lost them (its log
+        was rolled back): the client hands them back (``Restore``), each signed by the
+        host itself, and the host checks them; one that refuses them lost or rewrote
+        history (:class:`BadEvent`).
+        """
+        held = self.player.held
+        behind = events < held
+        if behind and events == 0:
             raise BadEvent(
-                f"the host has {events} events, but this client already holds "
-                f"{self.player.held}: the host lost or rewrote history"
+                f"the host has no event of this game, but this client holds {held}: "
+                "the host lost the game"
             )
         self._phase = _Phase.SEATED
         self._host_events = events
         effects: list[PeerEffect] = [
             Log(log, {"table": self.nameplate, **fields, "events": events})
         ]
+        if behind:
+            self._restoring = True
+            replica = self.player.replica
+            assert replica is not None  # it holds events
+            lost = [event.value for event in replica.events[events:]]
+            effects.append(Log("host-behind", {"host_events": events, "held": held}))
+            effects += [
+                Transmit(Restore(frame.start, frame.events)) for frame in event_frames(events, lost)
+            ]
         return effects + self._after_events()
 
     # ------------------------------------------------------------- play
@@ -464,6 +494,9 @@ class PeerSession:
             if self._fetching and self.player.held >= message.start:
                 self._fetching = False
         self._host_events = max(self._host_events, message.start + len(message.events))
+        if self._restoring and self._host_events >= self.player.held:
+            self._restoring = False  # the host took back every event it had lost
+            effects.append(Log("host-restored", {"events": self._host_events}))
         return effects + self._secret_due() + self._heads_due() + self._after_events()
 
     def _secret_due(self) -> list[PeerEffect]:
@@ -535,6 +568,10 @@ class PeerSession:
             return [Log("resume-refused", {"table": self.nameplate}), *self._join()]
         if code is ErrorCode.NOT_SEATED:
             raise Refused(code, message.message)
+        if self._restoring and code is ErrorCode.BAD_MESSAGE:
+            raise BadEvent(
+                f"the host lost events this client holds and refused them back: {message.message}"
+            )
         if code in _ACTION_ERRORS and self.in_flight is not None:
             self.in_flight = None
             self._resend = False

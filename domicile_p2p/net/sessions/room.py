@@ -108,6 +108,12 @@ class Game(Protocol):
         """Why ``seat``'s signed chain head must not be relayed; ``None`` when it may."""
         ...
 
+    def restore(
+        self, start: int, values: Sequence[Mapping[str, Any]]
+    ) -> tuple[Sequence[EventObject], str | None]:
+        """Events the host's log lost, handed back: those taken, and why not the rest."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class SeatHolder:
