@@ -13,7 +13,7 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from live_support import LOOPBACK, HostProcess, free_port, network_bot
+from live_support import HostProcess, network_bot
 
 from domicile_p2p.net.join.codes import parse_code
 from domicile_p2p.net.wire import Role
@@ -27,15 +27,13 @@ CODE = parse_code("3-owl-quill")
 async def test_a_rolled_back_log_is_noticed_and_the_players_hand_the_events_back(
     tmp_path: Path,
 ) -> None:
-    port = free_port()
-    url = f"wss://{LOOPBACK}:{port}"
-    host = HostProcess(tmp_path / "host", port, "--investigators", "1", "--code", str(CODE))
+    host = HostProcess(tmp_path / "host", "--investigators", "1", "--code", str(CODE))
     host.start()
-    ghost = network_bot(tmp_path / "ghost", url, CODE, role=Role.GHOST, seed=2)
-    seeker = network_bot(tmp_path / "seeker", url, CODE, role=Role.INVESTIGATOR, seed=3)
     games: list[asyncio.Task[object]] = []
     try:
         await host.wait_for("listening")
+        ghost = network_bot(tmp_path / "ghost", host.url, CODE, role=Role.GHOST, seed=2)
+        seeker = network_bot(tmp_path / "seeker", host.url, CODE, role=Role.INVESTIGATOR, seed=3)
         games = [asyncio.create_task(bot.play(delay=0.03)) for bot in (ghost, seeker)]
         while min(bot.session.player.held for bot in (ghost, seeker)) < 25:
             await asyncio.sleep(0.02)
