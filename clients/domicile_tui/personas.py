@@ -25,8 +25,6 @@ class Persona:
     colour: str
     expertise: str = ""
     """What this investigator knows that the others do not: what follows "who knows"."""
-    voice: str = ""
-    """How they talk at the table: what a bot in this seat should sound like."""
 
     def introduction(self) -> str:
         """The seat as the tutorial and its tooltip say it: "the Archivist, who knows wills..."."""
@@ -44,7 +42,8 @@ GHOST_PERSONA: Final = Persona("☾", "the Ghost", "The Ghost", "#9fc7c0")
 # The seed's six guests are "a famous medium, an exotic visitor from the Far East, a
 # beautiful gypsy, a famous detective, an inquisitive journalist, and an officer of the
 # law": two of them are an origin and a look instead of a skill, one is named with a
-# slur. Every investigator here is at the table for what they know (docs/RULES.md).
+# slur. Every investigator here is at the table for what they know (docs/RULES.md); a bot
+# in the seat speaks in the persona's voice (domicile_p2p.bots.talk.VOICES, in this order).
 INVESTIGATOR_PERSONAS: Final[tuple[Persona, ...]] = (
     Persona(
         "A",
@@ -52,7 +51,6 @@ INVESTIGATOR_PERSONAS: Final[tuple[Persona, ...]] = (
         "Orla Vance",
         "#d9736b",
         expertise="séances: how the dead are heard, and what was said at each one",
-        voice="calm and exact; waits, then says what the dream made her feel",
     ),
     Persona(
         "B",
@@ -60,7 +58,6 @@ INVESTIGATOR_PERSONAS: Final[tuple[Persona, ...]] = (
         "Idris Hale",
         "#6fb8ad",
         expertise="the coast's ghost stories, charms and omens, and what each sign meant",
-        voice="warm, remembers an old saying or a story that fits",
     ),
     Persona(
         "C",
@@ -68,7 +65,6 @@ INVESTIGATOR_PERSONAS: Final[tuple[Persona, ...]] = (
         "Mina Sorel",
         "#dcb75e",
         expertise="wills, parish registers and old letters, and the date out of place",
-        voice="precise and dry; counts what two dreams have in common",
     ),
     Persona(
         "D",
@@ -76,7 +72,6 @@ INVESTIGATOR_PERSONAS: Final[tuple[Persona, ...]] = (
         "Arthur Penrose",
         "#a993d6",
         expertise="motives and alibis: who could have been where, and why",
-        voice="methodical; rules cards out before naming one",
     ),
     Persona(
         "E",
@@ -84,7 +79,6 @@ INVESTIGATOR_PERSONAS: Final[tuple[Persona, ...]] = (
         "Clara Whitlow",
         "#97ba6d",
         expertise="the county paper's file on the murder and what the household told it",
-        voice="brisk and curious; asks the table a question",
     ),
     Persona(
         "F",
@@ -92,7 +86,6 @@ INVESTIGATOR_PERSONAS: Final[tuple[Persona, ...]] = (
         "Tom Brannock",
         "#de8f5f",
         expertise="the statements taken on the night, and every door of the house",
-        voice="plain and practical; goes with the evidence in front of him",
     ),
 )
 ROLE_WIDTH: Final = max(len(look.title) for look in (GHOST_PERSONA, *INVESTIGATOR_PERSONAS))
