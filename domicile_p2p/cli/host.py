@@ -105,6 +105,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         ),
     )
     parser.add_argument(
+        "--ready-timeout",
+        type=float,
+        default=HostLimits().ready_timeout,
+        metavar="S",
+        help=(
+            "seconds a person's seat may stay not ready in the lobby of a table's next game "
+            f"before it is freed (default {HostLimits().ready_timeout:g}; the lobby says so)"
+        ),
+    )
+    parser.add_argument(
         "--gc-thaw-every",
         type=float,
         default=THAW_EVERY,
@@ -258,6 +268,8 @@ def config_from(args: argparse.Namespace) -> HostConfig:
         raise CommandError("--rest is 0 to 86400 seconds")
     if args.rotate and args.games == 1:
         raise CommandError("--rotate moves the seats round between games: give --games 0 or 2+")
+    if not 0 < args.ready_timeout <= 86_400:
+        raise CommandError("--ready-timeout is more than 0 and at most 86400 seconds")
     if not 0 < args.setup_timeout <= 86_400:
         raise CommandError("--setup-timeout is more than 0 and at most 86400 seconds")
     delay = args.bot_delay if args.bot_delay is not None else (0.0 if args.headless else 1.5)
@@ -282,6 +294,7 @@ def config_from(args: argparse.Namespace) -> HostConfig:
         advertise=not args.no_advertise,
         limits=HostLimits(
             setup_timeout=args.setup_timeout,
+            ready_timeout=args.ready_timeout,
             max_connections=max_connections(args.max_connections, args.tables),
             max_per_address=args.max_per_address,
             connection_rate=args.connection_rate,

@@ -41,6 +41,11 @@ def test_a_host_takes_a_connection_rate(tmp_path: Path) -> None:
     assert _config(tmp_path, "--connection-rate", "2.5").limits.connection_rate == 2.5
 
 
+def test_a_host_takes_its_ready_timeout_for_a_rematchs_lobby(tmp_path: Path) -> None:
+    assert _config(tmp_path).limits.ready_timeout == HostLimits().ready_timeout == 120
+    assert _config(tmp_path, "--ready-timeout", "45").limits.ready_timeout == 45
+
+
 def test_a_host_takes_a_sand_glass_and_keeps_it_with_the_table(tmp_path: Path) -> None:
     assert _config(tmp_path).timer is None
     config = _config(tmp_path, "--timer", "90")
@@ -60,6 +65,7 @@ def test_a_host_takes_a_sand_glass_and_keeps_it_with_the_table(tmp_path: Path) -
         (("--timer", "9"), "--timer is 10 to 3600 seconds, not 9"),
         (("--timer", "3601"), "--timer is 10 to 3600 seconds"),
         (("--connection-rate", "0"), "--connection-rate is more than 0"),
+        (("--ready-timeout", "0"), "--ready-timeout is more than 0"),
     ],
 )
 def test_out_of_range_options_are_refused_saying_why(
