@@ -240,7 +240,7 @@ async def test_silent_connections_cost_the_host_a_small_tls_buffer_each(tmp_path
             f"{accepted} silent connections: {started / MB:.0f} MB -> {held / MB:.0f} MB, "
             f"{(held - started) / max(accepted, 1) / 1024:.0f} KiB each"
         )
-        assert accepted >= WAVE_SIZE // 2, "the silent connections reached the host"
+        assert accepted >= min(WAVE_SIZE, 100), "the silent connections reached the host"
         assert host.alive()
     finally:
         for connection in silent:
