@@ -225,7 +225,7 @@ def test_table_talk_quotes_the_words_of_the_dreams_and_gives_a_reason(pack: Pack
         # ...and a line without one says why all the same.
         reasons = [line.format(card="")[2:] for line in NO_WORD_LINES]
         reasons += [
-            "nothing I hold against it",
+            "what they said",
             "locked there",
         ]  # the people's word, or the table's
         assert quotes or any(reason in chat.text for reason in reasons), chat.text

@@ -272,7 +272,7 @@ class TableTalk:
         if not quoted and kind in ("changed", "following"):  # the reason is the people's
             candidates = [
                 templates[(start + offset) % len(templates)].format(
-                    card=card, why="nothing I hold against it", **words
+                    card=card, why="what they said", **words
                 )
                 for offset in range(len(templates))
             ]
