@@ -186,6 +186,14 @@ async def test_the_ghost_reads_a_card_whose_words_are_markup_and_control() -> No
         assert notes == [f"On the tableau: {card.card.name}: {card.card.description}"]
         assert shown(app, "[/] [bold red] [@click=app.quit]")
         assert unsafe_on(screen_lines(app)) == []
+        # The card's tooltip (its name and words) on hover, as written.
+        await pilot.hover(card)
+        tooltip = app.screen.query_one("#textual-tooltip")
+        await wait_until(pilot, lambda: tooltip.display, what="the tooltip", steps=3000)
+        assert f"{card.card.name.split(' [')[0]} [/] [bold red] [@click=app.quit]" in rendered(
+            tooltip
+        )
+        assert unsafe_on(screen_lines(app)) == []
         assert app.is_running
 
 
