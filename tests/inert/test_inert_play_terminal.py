@@ -17,11 +17,11 @@ from typing import Any
 import pytest
 from live_support import LOOPBACK, environment, network_bot
 from pty_support import ATTACK, PtyProgram, assert_no_attack
+from replay_support import Saying
 
 from domicile_p2p.net.adapters.bot import BotBrain
 from domicile_p2p.net.join.codes import parse_code
 from domicile_p2p.net.wire import Role
-from domicile_p2p.rules import Chat, View
 
 pytestmark = pytest.mark.slow
 
@@ -29,26 +29,12 @@ SHOWN = b"\\x1b]0;pwned\\x07\\x1b]52;c;"
 """The start of the attack as the chat panel shows it (its first line: the panel wraps)."""
 
 
-class Saying:
-    """A seat's policy that says :data:`ATTACK` first, then plays as ``policy`` does."""
-
-    def __init__(self, policy: Any, seat: int) -> None:
-        self.policy = policy
-        self.seat = seat
-        self.said = False
-
-    def act(self, view: View) -> Any:
-        if not self.said:
-            self.said = True
-            return Chat(self.seat, f"hello {ATTACK}")
-        return self.policy.act(view)
-
-
 class HostileBrain(BotBrain):
     def _policy_for_seat(self) -> Any:
         policy = super()._policy_for_seat()
         if not isinstance(policy, Saying):
-            policy = self._policy = Saying(policy, self.session.seat)  # type: ignore[assignment]
+            said = Saying(policy, self.session.seat, f"hello {ATTACK}")
+            policy = self._policy = said  # type: ignore[assignment]
         return policy
 
 

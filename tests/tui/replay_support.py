@@ -8,6 +8,7 @@ import shutil
 import tempfile
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from tui_support import PACK, settings
 
@@ -54,17 +55,17 @@ HOSTILE_CHAT = (
 CSI, a right-to-left override, a zero-width space and markup."""
 
 
-class _Saying:
-    """Seat 1's plain player, which says :data:`HOSTILE_CHAT` before its first move."""
+class Saying:
+    """A seat's player (any policy) that says ``text`` before its first move."""
 
-    def __init__(self, policy: PlainPolicy, seat: int) -> None:
-        self.policy, self.seat, self.said = policy, seat, False
+    def __init__(self, policy: Any, seat: int, text: str = HOSTILE_CHAT) -> None:
+        self.policy, self.seat, self.text, self.said = policy, seat, text, False
 
     def act(self, view: View) -> Action | None:
         if not self.said:
             self.said = True
-            return Chat(self.seat, HOSTILE_CHAT)
-        return self.policy.act(view)
+            return Chat(self.seat, self.text)
+        return self.policy.act(view)  # type: ignore[no-any-return]
 
 
 @functools.cache
@@ -81,7 +82,7 @@ def hostile_game(seed: int = 3) -> Path:
         cards=card_lists(PACK),
         pack_id=PACK.id,
         pack_hash=PACK.content_hash,
-        policies=[plain[0], _Saying(plain[1], 1), plain[2], plain[3]],
+        policies=[plain[0], Saying(plain[1], 1), plain[2], plain[3]],
     )
     path = SAVED / f"hostile-{seed}" / "hostile.jsonl"
     path.parent.mkdir(parents=True, exist_ok=True)
