@@ -8,12 +8,13 @@ from pathlib import Path
 
 import pytest
 
+import domicile_p2p.client_api as client_api
 import domicile_p2p.packs as packs
 import domicile_p2p.rules as rules
 import domicile_p2p.transcript as transcript
 
 
-@pytest.mark.parametrize("package", [packs, rules, transcript])
+@pytest.mark.parametrize("package", [client_api, packs, rules, transcript])
 def test_every_listed_name_resolves_and_is_listed_by_dir(package: object) -> None:
     names = package.__all__  # type: ignore[attr-defined]
     for name in names:
@@ -62,3 +63,19 @@ def test_rules_due_is_the_query_whatever_is_asked_for_first() -> None:
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60
     )
     assert result.stdout.strip() == "due"
+
+
+def test_the_client_api_imports_nothing_of_the_game_until_a_name_is_asked_for() -> None:
+    # The client's first screens import names from it (domicile_tui.cli): each pays for its
+    # own module only, never for the network, the transcript or the bots.
+    probe = (
+        "import sys, domicile_p2p.client_api as api\n"
+        "api.CommandError\n"
+        "heavy = ('domicile_p2p.net', 'domicile_p2p.transcript', 'domicile_p2p.bots',"
+        " 'domicile_p2p.identity')\n"
+        "print(sorted(m for m in heavy if m in sys.modules))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert result.stdout.strip() == "[]"

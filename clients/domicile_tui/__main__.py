@@ -9,8 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from domicile_p2p.cli import CommandError
-from domicile_p2p.text import inert
+from domicile_p2p.client_api import CommandError, inert
 from domicile_tui.cli import register
 
 

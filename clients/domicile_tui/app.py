@@ -40,8 +40,7 @@ from domicile_tui.session import Role, Severity, Status, TableSession, TableSett
 from domicile_tui.theme import CANDLELIGHT, FIRST_STYLES, LATER_STYLES
 
 if TYPE_CHECKING:
-    from domicile_p2p.net.adapters.store import UnfinishedTable
-    from domicile_p2p.packs import Pack
+    from domicile_p2p.client_api import Pack, UnfinishedTable
     from domicile_p2p.rules import Action, View
     from domicile_tui.coach import Coach
     from domicile_tui.connect import TableDoor

@@ -16,14 +16,13 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from domicile_p2p.cli import CommandError
-from domicile_p2p.cli._sandglass import add_timer_argument, timer_from
+from domicile_p2p.client_api import CommandError, add_timer_argument, timer_from
 from domicile_p2p.rules import MAX_INVESTIGATORS, Difficulty
 from domicile_tui.pacing import DEFAULT_MEAN, BotPace
 from domicile_tui.session import MAX_NAME_LENGTH, Role, SettingsError, TableSettings, clean_name
 
 if TYPE_CHECKING:
-    from domicile_p2p.net.adapters.store import UnfinishedTable
+    from domicile_p2p.client_api import UnfinishedTable
     from domicile_tui.connect import TableDoor
 
 
@@ -129,7 +128,7 @@ def settings_from(args: argparse.Namespace) -> TableSettings:
 
 def door_from(args: argparse.Namespace) -> TableDoor:
     """The door to tables the options ask for: the card pack loaded, the bots' pace."""
-    from domicile_p2p.packs import PackError, load_default_pack, load_pack
+    from domicile_p2p.client_api import PackError, load_default_pack, load_pack
     from domicile_tui.connect import TableDoor
 
     pace = pace_from(args)
@@ -159,7 +158,7 @@ def pace_from(args: argparse.Namespace) -> BotPace:
 
 def open_door(args: argparse.Namespace, settings: TableSettings) -> TableDoor:
     """The door, checked against the table in ``settings``, and what its tables run on."""
-    from domicile_p2p.packs import PackError
+    from domicile_p2p.client_api import PackError
     from domicile_p2p.rules import DIFFICULTY_RULES
 
     door = door_from(args)
@@ -174,8 +173,7 @@ def open_door(args: argparse.Namespace, settings: TableSettings) -> TableDoor:
 
 def unfinished_from(args: argparse.Namespace) -> UnfinishedTable:
     """``--resume``: the unfinished table of the data dir, or a one-line error saying why not."""
-    from domicile_p2p.identity import default_data_dir
-    from domicile_p2p.net.adapters.store import StoreError
+    from domicile_p2p.client_api import StoreError, default_data_dir
     from domicile_tui.connect import unfinished_table
 
     if args.offline:

@@ -15,9 +15,13 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from domicile_p2p.bots import make_policy
-from domicile_p2p.identity import Identity, default_data_dir, load_or_create_identity
-from domicile_p2p.packs import Pack
+from domicile_p2p.client_api import (
+    Identity,
+    Pack,
+    default_data_dir,
+    load_or_create_identity,
+    make_policy,
+)
 from domicile_tui.local_game import PolicyFactory
 from domicile_tui.offline import KEPT_GAMES, OfflineTable
 from domicile_tui.pacing import SEANCE_PAUSE, BotPace
@@ -25,8 +29,7 @@ from domicile_tui.session import Role, TableSession, TableSettings
 from domicile_tui.ticket import JoinTicket
 
 if TYPE_CHECKING:  # the network stack: only a door to the LAN loads it (see ``load``)
-    from domicile_p2p.net.adapters.discovery import DiscoveredTable
-    from domicile_p2p.net.adapters.store import UnfinishedTable
+    from domicile_p2p.client_api import DiscoveredTable, UnfinishedTable
 
 DISCOVERY_WINDOW = 2.0
 """Seconds one look for tables on the LAN listens for answers."""
@@ -37,7 +40,7 @@ FINDING_WINDOW = 1.0
 def unfinished_table(data_dir: Path) -> UnfinishedTable | None:
     """The table hosted from ``data_dir`` by ``domicile play`` whose game is not over, if any
     (:class:`~domicile_p2p.net.adapters.store.StoreError` when its files are damaged)."""
-    from domicile_p2p.net.adapters.store import HostStore
+    from domicile_p2p.client_api import HostStore
     from domicile_tui.networked import HOST_DIR
 
     tables = HostStore(data_dir / HOST_DIR).unfinished_tables()
@@ -134,7 +137,7 @@ class TableDoor:
 
     def join(self, ticket: JoinTicket, name: str, role: Role | None) -> TableSession:
         """A seat at a table across the network (``role`` ``None``: any free seat)."""
-        from domicile_p2p.net.wire import Role as WireRole
+        from domicile_p2p.client_api import Role as WireRole
         from domicile_tui.networked import NetworkTable  # the network stack, only when needed
 
         wire_role = WireRole.ANY if role is None else WireRole(role.value)
@@ -150,7 +153,7 @@ class TableDoor:
 
     def watch(self, ticket: JoinTicket, name: str) -> TableSession:
         """Watch a table across the network without a seat (the investigators' public view)."""
-        from domicile_p2p.net.wire import Role as WireRole
+        from domicile_p2p.client_api import Role as WireRole
         from domicile_tui.networked import NetworkTable  # the network stack, only when needed
 
         return NetworkTable(
@@ -182,6 +185,6 @@ class TableDoor:
         """The tables advertised on the LAN right now (none when the LAN is off)."""
         if not self.lan:
             return []
-        from domicile_p2p.net.adapters.discovery import discover
+        from domicile_p2p.client_api import discover
 
         return await discover(window, self.interface)

@@ -22,7 +22,7 @@ from domicile_p2p.rules import (
 from domicile_tui.framing import LOST_SHORT, WON_SHORT
 
 if TYPE_CHECKING:
-    from domicile_p2p.packs import Pack
+    from domicile_p2p.client_api import Pack
     from domicile_p2p.rules import View
 
 

@@ -25,7 +25,7 @@ from rich.segment import Segment
 from textual.color import Color
 from textual.filter import LineFilter
 
-from domicile_p2p.text import inert, is_inert, without_unsafe
+from domicile_p2p.client_api import inert, is_inert, without_unsafe
 
 if TYPE_CHECKING:
     from domicile_p2p.rules import View

@@ -15,8 +15,8 @@ import gc
 import importlib
 import sys
 
-from domicile_p2p.cli import Register, requested_command
-from domicile_p2p.cli import main as game_main
+from domicile_p2p.client_api import Register, requested_command
+from domicile_p2p.client_api import main as game_main
 
 
 def _play() -> Register:

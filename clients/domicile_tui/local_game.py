@@ -19,11 +19,29 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from domicile_p2p.bots import InvestigatorBot, Listener, Policy
-from domicile_p2p.fairness.commit import GAME_ID_BYTES
-from domicile_p2p.fairness.seeds import HOST, SelfplaySeeds
-from domicile_p2p.identity import Identity
-from domicile_p2p.packs import Pack
+from domicile_p2p.client_api import (
+    GAME_ID_BYTES,
+    HOST,
+    AgentMisuse,
+    Event,
+    Identity,
+    InProcessTable,
+    InvestigatorBot,
+    Listener,
+    Pack,
+    PackIdentity,
+    Policy,
+    Rejected,
+    SeatAgent,
+    SelfplaySeeds,
+    SignedAction,
+    Step,
+    VerifyReport,
+    card_lists,
+    make_genesis,
+    verify,
+    write_transcript,
+)
 from domicile_p2p.rules import (
     GHOST,
     Action,
@@ -35,19 +53,6 @@ from domicile_p2p.rules import (
     due,
     view,
 )
-from domicile_p2p.transcript import (
-    AgentMisuse,
-    Event,
-    Rejected,
-    SeatAgent,
-    SignedAction,
-    Step,
-    make_genesis,
-)
-from domicile_p2p.transcript.files import write_transcript
-from domicile_p2p.transcript.packref import PackIdentity, card_lists
-from domicile_p2p.transcript.selfplay import InProcessTable
-from domicile_p2p.transcript.verify import VerifyReport, verify
 from domicile_tui.news import Check, Reveal, Verification
 from domicile_tui.recap import recap_of_events
 

@@ -34,27 +34,46 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Final
 
-from domicile_p2p.identity import IdentityError, load_or_create_identity
-from domicile_p2p.net.adapters.client import Backoff, Dialed, Dialer, PeerClient, websocket_dialer
-from domicile_p2p.net.adapters.discovery import discover
-from domicile_p2p.net.adapters.host import HostConfig, HostError, RunningHost, start_host
-from domicile_p2p.net.adapters.pins import PinStore
-from domicile_p2p.net.adapters.seat_secrets import SeatSecrets
-from domicile_p2p.net.adapters.store import UnfinishedTable
-from domicile_p2p.net.address import Address
-from domicile_p2p.net.errors import (
+from domicile_p2p.client_api import (
+    Address,
+    AgentMisuse,
+    Backoff,
     BadEvent,
+    Dialed,
+    Dialer,
+    ErrorCode,
+    GhostAgent,
+    HostConfig,
+    HostError,
     HostIdentityChanged,
+    IdentityError,
+    Lobby,
     NetError,
+    Pack,
+    PackIdentity,
+    PeerClient,
+    PeerSession,
+    PinStore,
     Refused,
+    Replica,
+    Role,
+    RunningHost,
+    SeatSecrets,
+    Starts,
+    Step,
+    TableState,
+    UnfinishedTable,
     Unreachable,
     WrongCode,
+    discover,
+    load_or_create_identity,
+    parse_code,
+    phrase,
+    start_host,
+    verify,
+    websocket_dialer,
+    write_transcript,
 )
-from domicile_p2p.net.join.codes import parse_code
-from domicile_p2p.net.join.words import phrase
-from domicile_p2p.net.sessions.peer import PeerSession
-from domicile_p2p.net.wire import ErrorCode, Lobby, Role, Starts, TableState
-from domicile_p2p.packs import Pack
 from domicile_p2p.rules import (
     GHOST,
     Action,
@@ -70,11 +89,6 @@ from domicile_p2p.rules import (
     new_game,
     view,
 )
-from domicile_p2p.transcript import AgentMisuse, GhostAgent, Replica
-from domicile_p2p.transcript.files import write_transcript
-from domicile_p2p.transcript.ledger import Step
-from domicile_p2p.transcript.packref import PackIdentity
-from domicile_p2p.transcript.verify import verify
 from domicile_tui.local_game import verification_of
 from domicile_tui.news import (
     ActionRefused,

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from domicile_tui.session import SeatKind
 
 if TYPE_CHECKING:
-    from domicile_p2p.net.wire import Starts  # the network stack, only where tables are
+    from domicile_p2p.client_api import Starts  # the network stack, only where tables are
     from domicile_p2p.rules import Action, Column, Difficulty, View
     from domicile_tui.recap import Recap
     from domicile_tui.session import Status

@@ -17,10 +17,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Final
 
-from domicile_p2p.bots import make_policy
-from domicile_p2p.fairness.seeds import SelfplaySeeds
-from domicile_p2p.identity import Identity
-from domicile_p2p.packs import Pack
+from domicile_p2p.client_api import Identity, Pack, SelfplaySeeds, make_policy
 from domicile_p2p.rules import GHOST, Action, Chat, RuleError
 from domicile_tui.local_game import LocalGame, Played, PolicyFactory, Refused
 from domicile_tui.news import (

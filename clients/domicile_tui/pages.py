@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the network stack loads after the first frame, with the door to tables
-    from domicile_p2p.net.adapters.discovery import DiscoveredTable
+    from domicile_p2p.client_api import DiscoveredTable
 
 
 @dataclass(frozen=True, slots=True)

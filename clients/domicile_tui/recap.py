@@ -19,16 +19,16 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
-from domicile_p2p.packs import Pack
-from domicile_p2p.rules import Category, GameState, Outcome, Stage
-from domicile_p2p.transcript import Event
-from domicile_p2p.transcript.schema import (
+from domicile_p2p.client_api import (
     CulpritSeanceBody,
+    Event,
     GiveBody,
     GroupGiveBody,
+    Pack,
     SeanceBody,
     TimeUpBody,
 )
+from domicile_p2p.rules import Category, GameState, Outcome, Stage
 from domicile_tui.news import Reveal
 from domicile_tui.timeline import Timeline, fold
 

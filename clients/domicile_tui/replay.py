@@ -19,26 +19,25 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from domicile_p2p.cli.verify import CannotVerify, check_version, verify_file
-from domicile_p2p.packs import Pack, PackError, load_default_pack, load_pack
-from domicile_p2p.rules import GHOST, TableConfig
-from domicile_p2p.text import inert
-from domicile_p2p.transcript import Event, MalformedEvent
-from domicile_p2p.transcript.errors import NotATranscript
-from domicile_p2p.transcript.files import looks_like_transcript, read_bytes, split_lines
-from domicile_p2p.transcript.schema import (
+from domicile_p2p.client_api import (
     AbortBody,
+    CannotVerify,
     ChatBody,
     CulpritSeanceBody,
     DealBody,
     EntropyCommitBody,
     EntropyRevealBody,
+    Event,
     GameOverBody,
     GenesisBody,
     GhostCommitBody,
     GiveBody,
     GroupGiveBody,
     LockBody,
+    MalformedEvent,
+    NotATranscript,
+    Pack,
+    PackError,
     PlaceBody,
     RefreshBody,
     RevealBody,
@@ -46,8 +45,17 @@ from domicile_p2p.transcript.schema import (
     SlotCommitsBody,
     TimeUpBody,
     UnlockBody,
+    VerifyReport,
+    check_version,
+    inert,
+    load_default_pack,
+    load_pack,
+    looks_like_transcript,
+    read_bytes,
+    split_lines,
+    verify_file,
 )
-from domicile_p2p.transcript.verify import VerifyReport
+from domicile_p2p.rules import GHOST, TableConfig
 from domicile_tui.inert import inert_news
 from domicile_tui.recap import CardText, card_names, dream_texts
 from domicile_tui.timeline import Frame, Timeline, fold

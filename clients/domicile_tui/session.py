@@ -55,7 +55,7 @@ def clean_name(text: str, what: str) -> str:
     if len(name) > MAX_NAME_LENGTH:
         raise SettingsError(f"the {what} has at most {MAX_NAME_LENGTH} characters")
     # The transcript package loads with a table, not before the first frame.
-    from domicile_p2p.transcript.names import name_problem
+    from domicile_p2p.client_api import name_problem
 
     problem = name_problem(name)
     if problem is not None:

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from domicile_p2p.net.address import Address
-from domicile_p2p.net.join.codes import JoinCode
+from domicile_p2p.client_api import Address, JoinCode
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from domicile_p2p.client_api import Event, Replica, Violation
 from domicile_p2p.rules import GameState, Stage, TableConfig
-from domicile_p2p.transcript import Event, Replica, Violation
 from domicile_tui.news import Reveal
 
 

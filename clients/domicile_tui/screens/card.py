@@ -10,7 +10,7 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.events import Click
 
-from domicile_p2p.packs import DreamCard, InvestigatorCard
+from domicile_p2p.client_api import DreamCard, InvestigatorCard
 from domicile_tui.keys import HelpKeys
 from domicile_tui.screens.popup import PopUp
 from domicile_tui.theme import FLOURISH, LATER_STYLES

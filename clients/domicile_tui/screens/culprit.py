@@ -11,7 +11,7 @@ from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.reactive import reactive
 
-from domicile_p2p.packs import Pack
+from domicile_p2p.client_api import Pack
 from domicile_p2p.rules import View
 from domicile_tui.keys import HelpKeys
 from domicile_tui.personas import persona

@@ -12,8 +12,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 
-from domicile_p2p.net.sessions.guards.heads import head_phrase
-from domicile_p2p.packs import Pack
+from domicile_p2p.client_api import Pack, head_phrase
 from domicile_p2p.rules import CATEGORY_ORDER, Outcome, Stage, View
 from domicile_tui.keys import HelpKeys
 from domicile_tui.news import Reveal, Verification

@@ -12,10 +12,14 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
 from textual.widgets import Button, Footer, Input, RadioButton, RadioSet
 
-from domicile_p2p.net.adapters.discovery import DiscoveredTable
-from domicile_p2p.net.address import Address
-from domicile_p2p.net.errors import BadAddress, BadJoinCode
-from domicile_p2p.net.join.codes import JoinCode, parse_code
+from domicile_p2p.client_api import (
+    Address,
+    BadAddress,
+    BadJoinCode,
+    DiscoveredTable,
+    JoinCode,
+    parse_code,
+)
 from domicile_tui.keys import HelpKeys
 from domicile_tui.pages import JoinPage, StartPage
 from domicile_tui.screens.base import TableScreen

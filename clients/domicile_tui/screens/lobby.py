@@ -219,7 +219,7 @@ class LobbyScreen(TableScreen):
             if open_seats:
                 text += f" Bots take the {open_seats} open seat{plural} when you start."
             return Content.styled(text, "bold $primary")
-        from domicile_p2p.net.wire import Starts  # a networked table: its stack is loaded
+        from domicile_p2p.client_api import Starts  # a networked table: its stack is loaded
 
         if lobby.starts is Starts.OWNER:
             return Content.styled(

@@ -19,7 +19,7 @@ from textual.events import Click
 from textual.reactive import reactive
 from textual.timer import Timer
 
-from domicile_p2p.packs import Pack
+from domicile_p2p.client_api import Pack
 from domicile_p2p.rules import CulpritSeance, Outcome, Seance, Stage, View
 from domicile_tui.framing import LOST, WON, nights_before_anniversary
 from domicile_tui.keys import HelpKeys

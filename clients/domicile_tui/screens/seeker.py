@@ -12,7 +12,7 @@ from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Input
 
-from domicile_p2p.packs import DreamCard, InvestigatorCard
+from domicile_p2p.client_api import DreamCard, InvestigatorCard
 from domicile_p2p.rules import Lock, Place, Unlock, View
 from domicile_tui.describe import watching_prompt, your_prompt
 from domicile_tui.screens.base import TableScreen

@@ -22,8 +22,7 @@ from domicile_tui.widgets.plain import Static
 from domicile_tui.widgets.status_bar import BottomBar
 
 if TYPE_CHECKING:  # the network stack loads after the first frame, with the door to tables
-    from domicile_p2p.net.adapters.discovery import DiscoveredTable
-    from domicile_p2p.net.adapters.store import UnfinishedTable
+    from domicile_p2p.client_api import DiscoveredTable, UnfinishedTable
 
 TAGLINE = "a game of dreams, for one silent ghost and the investigators of its murder"
 LOOK_EVERY = 4.0
@@ -42,7 +41,7 @@ def resume_entry(unfinished: UnfinishedTable) -> Content:
 
 
 def table_entry(table: DiscoveredTable) -> Content:
-    from domicile_p2p.net.wire import TableState  # loaded with the table's discovery
+    from domicile_p2p.client_api import TableState  # loaded with the table's discovery
 
     advert = table.advert
     state = {

@@ -11,7 +11,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from domicile_p2p.packs import InvestigatorCard
+from domicile_p2p.client_api import InvestigatorCard
 from domicile_tui.personas import persona
 from domicile_tui.theme import MARKER_LOCKED, MARKER_PLACED
 

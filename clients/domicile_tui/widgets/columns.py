@@ -12,7 +12,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from domicile_p2p.packs import Pack
+from domicile_p2p.client_api import Pack
 from domicile_p2p.rules import CATEGORY_ORDER, GameState, Phase, Stage, View
 from domicile_tui.describe import awaiting_dreams
 from domicile_tui.personas import persona

@@ -11,7 +11,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from domicile_p2p.packs import DreamCard
+from domicile_p2p.client_api import DreamCard
 from domicile_tui.theme import YES
 
 

@@ -7,7 +7,7 @@ from textual.containers import Grid
 from textual.content import Content
 from textual.reactive import reactive
 
-from domicile_p2p.packs import Pack
+from domicile_p2p.client_api import Pack
 from domicile_p2p.rules import GHOST, View
 from domicile_tui.personas import persona
 from domicile_tui.widgets.board import Board

@@ -6,7 +6,7 @@ from textual.app import ComposeResult
 from textual.containers import Grid
 from textual.reactive import reactive
 
-from domicile_p2p.packs import Pack
+from domicile_p2p.client_api import Pack
 from domicile_tui.widgets.board import Board
 from domicile_tui.widgets.dream import DreamTile
 from domicile_tui.widgets.plain import Static

@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual.content import Content
 from textual.reactive import reactive
 
-from domicile_p2p.packs import Pack
+from domicile_p2p.client_api import Pack
 from domicile_p2p.rules import CATEGORY_ORDER, GHOST, GameState, Phase, Stage, View
 from domicile_tui.describe import ghost_refreshes, investigator_status, still_deciding
 from domicile_tui.news import LobbyInfo

@@ -7,7 +7,7 @@ from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.reactive import reactive
 
-from domicile_p2p.packs import Pack
+from domicile_p2p.client_api import Pack
 from domicile_p2p.rules import CATEGORY_ORDER, GHOST, Category, GameState, Stage, View
 from domicile_tui.widgets.board import Board
 from domicile_tui.widgets.card import CardTile, Marker

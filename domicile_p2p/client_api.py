@@ -1,0 +1,314 @@
+"""What a front end uses of the game: the one door from a client into ``domicile_p2p``.
+
+The terminal client (``domicile_tui``) imports the game package through this
+module and the rules engine's public API (``domicile_p2p.rules``) only; an
+import-linter contract in ``pyproject.toml`` holds it there, so the package's
+inner modules may move without the client noticing.  Each name is imported
+from its module when first asked for (``lazy.py``): a first screen that needs
+one name does not pay for the network, the transcript or the bots.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from domicile_p2p.lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from domicile_p2p.bots import InvestigatorBot, Listener, Policy, make_policy
+    from domicile_p2p.cli import CommandError, Register, main, requested_command
+    from domicile_p2p.cli._sandglass import add_timer_argument, timer_from
+    from domicile_p2p.cli.verify import CannotVerify, check_version, verify_file
+    from domicile_p2p.fairness.commit import GAME_ID_BYTES
+    from domicile_p2p.fairness.seeds import HOST, SelfplaySeeds
+    from domicile_p2p.identity import (
+        Identity,
+        IdentityError,
+        default_data_dir,
+        load_or_create_identity,
+    )
+    from domicile_p2p.net.adapters.client import (
+        Backoff,
+        Dialed,
+        Dialer,
+        PeerClient,
+        websocket_dialer,
+    )
+    from domicile_p2p.net.adapters.discovery import DiscoveredTable, discover
+    from domicile_p2p.net.adapters.host import HostConfig, HostError, RunningHost, start_host
+    from domicile_p2p.net.adapters.pins import PinStore
+    from domicile_p2p.net.adapters.seat_secrets import SeatSecrets
+    from domicile_p2p.net.adapters.store import HostStore, StoreError, UnfinishedTable
+    from domicile_p2p.net.address import Address
+    from domicile_p2p.net.errors import (
+        BadAddress,
+        BadEvent,
+        BadJoinCode,
+        HostIdentityChanged,
+        NetError,
+        Refused,
+        Unreachable,
+        WrongCode,
+    )
+    from domicile_p2p.net.join.codes import JoinCode, parse_code
+    from domicile_p2p.net.join.words import phrase
+    from domicile_p2p.net.sessions.guards.heads import head_phrase
+    from domicile_p2p.net.sessions.peer import PeerSession
+    from domicile_p2p.net.wire import ErrorCode, Lobby, Role, Starts, TableState
+    from domicile_p2p.packs import (
+        DreamCard,
+        InvestigatorCard,
+        Pack,
+        PackError,
+        load_default_pack,
+        load_pack,
+    )
+    from domicile_p2p.text import inert, is_inert, without_unsafe
+    from domicile_p2p.transcript import (
+        AgentMisuse,
+        Event,
+        GhostAgent,
+        MalformedEvent,
+        Rejected,
+        Replica,
+        SeatAgent,
+        SignedAction,
+        Step,
+        Violation,
+        make_genesis,
+    )
+    from domicile_p2p.transcript.errors import NotATranscript
+    from domicile_p2p.transcript.files import (
+        looks_like_transcript,
+        read_bytes,
+        split_lines,
+        write_transcript,
+    )
+    from domicile_p2p.transcript.names import name_problem
+    from domicile_p2p.transcript.packref import PackIdentity, card_lists
+    from domicile_p2p.transcript.schema import (
+        AbortBody,
+        ChatBody,
+        CulpritSeanceBody,
+        DealBody,
+        EntropyCommitBody,
+        EntropyRevealBody,
+        GameOverBody,
+        GenesisBody,
+        GhostCommitBody,
+        GiveBody,
+        GroupGiveBody,
+        LockBody,
+        PlaceBody,
+        RefreshBody,
+        RevealBody,
+        SeanceBody,
+        SlotCommitsBody,
+        TimeUpBody,
+        UnlockBody,
+    )
+    from domicile_p2p.transcript.selfplay import InProcessTable
+    from domicile_p2p.transcript.verify import VerifyReport, verify
+
+_EXPORTS: dict[str, str] = {
+    **dict.fromkeys(("InvestigatorBot", "Listener", "Policy", "make_policy"), "bots"),
+    **dict.fromkeys(("CommandError", "Register", "main", "requested_command"), "cli"),
+    **dict.fromkeys(("add_timer_argument", "timer_from"), "cli._sandglass"),
+    **dict.fromkeys(("CannotVerify", "check_version", "verify_file"), "cli.verify"),
+    **dict.fromkeys(("GAME_ID_BYTES",), "fairness.commit"),
+    **dict.fromkeys(("HOST", "SelfplaySeeds"), "fairness.seeds"),
+    **dict.fromkeys(
+        ("Identity", "IdentityError", "default_data_dir", "load_or_create_identity"), "identity"
+    ),
+    **dict.fromkeys(
+        ("Backoff", "Dialed", "Dialer", "PeerClient", "websocket_dialer"), "net.adapters.client"
+    ),
+    **dict.fromkeys(("DiscoveredTable", "discover"), "net.adapters.discovery"),
+    **dict.fromkeys(("HostConfig", "HostError", "RunningHost", "start_host"), "net.adapters.host"),
+    **dict.fromkeys(("PinStore",), "net.adapters.pins"),
+    **dict.fromkeys(("SeatSecrets",), "net.adapters.seat_secrets"),
+    **dict.fromkeys(("HostStore", "StoreError", "UnfinishedTable"), "net.adapters.store"),
+    **dict.fromkeys(("Address",), "net.address"),
+    **dict.fromkeys(
+        (
+            "BadAddress",
+            "BadEvent",
+            "BadJoinCode",
+            "HostIdentityChanged",
+            "NetError",
+            "Refused",
+            "Unreachable",
+            "WrongCode",
+        ),
+        "net.errors",
+    ),
+    **dict.fromkeys(("JoinCode", "parse_code"), "net.join.codes"),
+    **dict.fromkeys(("phrase",), "net.join.words"),
+    **dict.fromkeys(("head_phrase",), "net.sessions.guards.heads"),
+    **dict.fromkeys(("PeerSession",), "net.sessions.peer"),
+    **dict.fromkeys(("ErrorCode", "Lobby", "Role", "Starts", "TableState"), "net.wire"),
+    **dict.fromkeys(
+        ("DreamCard", "InvestigatorCard", "Pack", "PackError", "load_default_pack", "load_pack"),
+        "packs",
+    ),
+    **dict.fromkeys(("inert", "is_inert", "without_unsafe"), "text"),
+    **dict.fromkeys(
+        (
+            "AgentMisuse",
+            "Event",
+            "GhostAgent",
+            "MalformedEvent",
+            "Rejected",
+            "Replica",
+            "SeatAgent",
+            "SignedAction",
+            "Step",
+            "Violation",
+            "make_genesis",
+        ),
+        "transcript",
+    ),
+    **dict.fromkeys(("NotATranscript",), "transcript.errors"),
+    **dict.fromkeys(
+        ("looks_like_transcript", "read_bytes", "split_lines", "write_transcript"),
+        "transcript.files",
+    ),
+    **dict.fromkeys(("name_problem",), "transcript.names"),
+    **dict.fromkeys(("PackIdentity", "card_lists"), "transcript.packref"),
+    **dict.fromkeys(
+        (
+            "AbortBody",
+            "ChatBody",
+            "CulpritSeanceBody",
+            "DealBody",
+            "EntropyCommitBody",
+            "EntropyRevealBody",
+            "GameOverBody",
+            "GenesisBody",
+            "GhostCommitBody",
+            "GiveBody",
+            "GroupGiveBody",
+            "LockBody",
+            "PlaceBody",
+            "RefreshBody",
+            "RevealBody",
+            "SeanceBody",
+            "SlotCommitsBody",
+            "TimeUpBody",
+            "UnlockBody",
+        ),
+        "transcript.schema",
+    ),
+    **dict.fromkeys(("InProcessTable",), "transcript.selfplay"),
+    **dict.fromkeys(("VerifyReport", "verify"), "transcript.verify"),
+}
+
+__getattr__, __dir__ = lazy_exports("domicile_p2p", _EXPORTS, globals())
+
+__all__ = [
+    "GAME_ID_BYTES",
+    "HOST",
+    "AbortBody",
+    "Address",
+    "AgentMisuse",
+    "Backoff",
+    "BadAddress",
+    "BadEvent",
+    "BadJoinCode",
+    "CannotVerify",
+    "ChatBody",
+    "CommandError",
+    "CulpritSeanceBody",
+    "DealBody",
+    "Dialed",
+    "Dialer",
+    "DiscoveredTable",
+    "DreamCard",
+    "EntropyCommitBody",
+    "EntropyRevealBody",
+    "ErrorCode",
+    "Event",
+    "GameOverBody",
+    "GenesisBody",
+    "GhostAgent",
+    "GhostCommitBody",
+    "GiveBody",
+    "GroupGiveBody",
+    "HostConfig",
+    "HostError",
+    "HostIdentityChanged",
+    "HostStore",
+    "Identity",
+    "IdentityError",
+    "InProcessTable",
+    "InvestigatorBot",
+    "InvestigatorCard",
+    "JoinCode",
+    "Listener",
+    "Lobby",
+    "LockBody",
+    "MalformedEvent",
+    "NetError",
+    "NotATranscript",
+    "Pack",
+    "PackError",
+    "PackIdentity",
+    "PeerClient",
+    "PeerSession",
+    "PinStore",
+    "PlaceBody",
+    "Policy",
+    "RefreshBody",
+    "Refused",
+    "Register",
+    "Rejected",
+    "Replica",
+    "RevealBody",
+    "Role",
+    "RunningHost",
+    "SeanceBody",
+    "SeatAgent",
+    "SeatSecrets",
+    "SelfplaySeeds",
+    "SignedAction",
+    "SlotCommitsBody",
+    "Starts",
+    "Step",
+    "StoreError",
+    "TableState",
+    "TimeUpBody",
+    "UnfinishedTable",
+    "UnlockBody",
+    "Unreachable",
+    "VerifyReport",
+    "Violation",
+    "WrongCode",
+    "add_timer_argument",
+    "card_lists",
+    "check_version",
+    "default_data_dir",
+    "discover",
+    "head_phrase",
+    "inert",
+    "is_inert",
+    "load_default_pack",
+    "load_or_create_identity",
+    "load_pack",
+    "looks_like_transcript",
+    "main",
+    "make_genesis",
+    "make_policy",
+    "name_problem",
+    "parse_code",
+    "phrase",
+    "read_bytes",
+    "requested_command",
+    "split_lines",
+    "start_host",
+    "timer_from",
+    "verify",
+    "verify_file",
+    "websocket_dialer",
+    "without_unsafe",
+    "write_transcript",
+]
