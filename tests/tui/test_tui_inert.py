@@ -53,9 +53,11 @@ from domicile_tui.pacing import BotPace
 from domicile_tui.screens.investigator import InvestigatorScreen
 from domicile_tui.screens.recap import RecapScreen
 from domicile_tui.screens.replay import ReplayScreen
+from domicile_tui.screens.seeker import card_detail
 from domicile_tui.session import Role, Severity, Status
 from domicile_tui.widgets.card import CardTile
 from domicile_tui.widgets.chat import ChatPanel
+from domicile_tui.widgets.plain import Static
 
 CLIENT = Path(__file__).resolve().parents[2] / "clients" / "domicile_tui"
 WIDE = (120, 36)
@@ -375,8 +377,9 @@ brackets and markup well represented among the rest of Unicode."""
 
 
 async def _show_everywhere(words: list[str]) -> None:
-    """One app; each text as a seat's name, a chat line, a table's name, a refusal and an
-    error, in turn; after each the screen holds no unsafe character and the app runs."""
+    """One app; each text as a seat's name, a chat line, a table's name, a refusal, an
+    error and a pack card's name and words, in turn; after each the screen holds no unsafe
+    character and the app runs."""
     app = make_app(Role.INVESTIGATOR)
     async with app.run_test(size=WIDE, notifications=True, tooltips=True) as pilot:
         notes = record_notifications(app)
@@ -391,6 +394,10 @@ async def _show_everywhere(words: list[str]) -> None:
             app.receive(LobbyChanged(replace(lobby, table_name=text, started=True)))
             app.receive(ActionRefused(text))
             app.receive(StatusChanged(Status(text, Severity.ERROR)))
+            # A pack's words: the strip under the tableau, and the note the Ghost reads.
+            card = replace(PACK.characters[0], name=text, description=text)
+            app.screen.query_one("#card-detail", Static).update(card_detail(card))
+            app.notify(f"{card.name}: {card.description}", title="On the tableau")
             await pilot.pause()
             assert unsafe_on(screen_lines(app)) == [], repr(text)
             assert f"Not allowed: {inert(text)}" in notes
