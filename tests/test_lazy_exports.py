@@ -12,9 +12,10 @@ import domicile_p2p.client_api as client_api
 import domicile_p2p.packs as packs
 import domicile_p2p.rules as rules
 import domicile_p2p.transcript as transcript
+import domicile_tui.screens as screens
 
 
-@pytest.mark.parametrize("package", [client_api, packs, rules, transcript])
+@pytest.mark.parametrize("package", [client_api, packs, rules, screens, transcript])
 def test_every_listed_name_resolves_and_is_listed_by_dir(package: object) -> None:
     names = package.__all__  # type: ignore[attr-defined]
     for name in names:
@@ -41,7 +42,7 @@ def test_asking_for_one_layer_does_not_import_the_others() -> None:
     assert result.stdout.strip() == "[]"
 
 
-@pytest.mark.parametrize("package", [packs, rules, transcript])
+@pytest.mark.parametrize("package", [packs, rules, screens, transcript])
 def test_no_exported_name_is_also_a_submodule(package: object) -> None:
     # Importing a submodule sets the package's attribute of that name to the module, so an
     # exported function named like its module is shadowed whenever the module is imported

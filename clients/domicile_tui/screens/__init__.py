@@ -7,8 +7,9 @@ the end with all their widgets (see ``benchmarks/README.md``, client start-up).
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from domicile_p2p.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from domicile_tui.screens.card import CardScreen
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
     from domicile_tui.screens.setup import HostSetupScreen
     from domicile_tui.screens.start import StartScreen
 
-_MODULES = {
+_EXPORTS = {
     "CardScreen": "card",
     "ChapterScreen": "chapter",
     "ConfirmScreen": "confirm",
@@ -46,6 +47,8 @@ _MODULES = {
     "HostSetupScreen": "setup",
     "StartScreen": "start",
 }
+
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
 
 __all__ = [
     "CardScreen",
@@ -65,10 +68,3 @@ __all__ = [
     "SeanceScreen",
     "StartScreen",
 ]
-
-
-def __getattr__(name: str) -> Any:
-    module = _MODULES.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{module}"), name)
