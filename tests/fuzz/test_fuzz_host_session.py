@@ -340,6 +340,31 @@ class HostSessionMachine(RuleBasedStateMachine):
 
     @rule(
         index=st.integers(min_value=0, max_value=SEATS - 1),
+        start=st.integers(min_value=0, max_value=10_000),
+        tamper=st.sampled_from(["none", "host_sig", "seq", "prev", "drop-body"]),
+    )
+    def restore_what_the_host_holds(self, index: int, start: int, tamper: str) -> None:
+        """A seat hands back events the host holds (a liar changes one): nothing changes."""
+        peer = self._connected(index)
+        events = self._events()
+        if peer is None or not events:
+            return
+        start %= len(events)
+        values = events[start : start + 3]
+        first = values[0]
+        match tamper:
+            case "host_sig":
+                first["host_sig"] = "00" * 64
+            case "seq":
+                first["seq"] = first["seq"] + 1
+            case "prev":
+                first["prev"] = "ab" * 32
+            case "drop-body":
+                first.pop("body", None)
+        self._send(peer, wire.text(wire.Restore(start, values)), may_change=False)
+
+    @rule(
+        index=st.integers(min_value=0, max_value=SEATS - 1),
         message=st.one_of(
             st.builds(wire.Fetch, st.integers(min_value=0, max_value=10_000)),
             st.builds(
