@@ -34,12 +34,10 @@ is ended.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
 import random
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -130,12 +128,6 @@ def environment() -> dict[str, str]:
     return env
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind((LOOPBACK, 0))
-        return int(probe.getsockname()[1])
-
-
 class Process:
     """One ``domicile`` process that can be killed and started again with the same arguments."""
 
@@ -215,7 +207,9 @@ class ChaosGame:
         self.rng = rng
         self.timeout = timeout
         self.say = say
-        self.port = free_port()
+        self.port = 0  # the system picks it; the host says which (_wait_listening)
+        self.investigators = investigators
+        self.delay = delay
         logs = directory / "logs"
         logs.mkdir(parents=True, exist_ok=True)
         host_dir = directory / "host"
@@ -243,7 +237,13 @@ class ChaosGame:
             logs,
         )
         self.clients: dict[str, Process] = {}
-        for seat in range(investigators + 1):
+        self.on_disk_at_kills: list[list[bytes]] = []
+
+    # ------------------------------------------------------------------ running
+
+    def _seat_clients(self) -> None:
+        """A bot process for each seat, dialling the port the host listens on."""
+        for seat in range(self.investigators + 1):
             name = "ghost" if seat == 0 else f"seat{seat}"
             self.clients[name] = Process(
                 name,
@@ -256,25 +256,30 @@ class ChaosGame:
                     "--seat",
                     str(seat),
                     "--data-dir",
-                    str(directory / name),
+                    str(self.directory / name),
                     "--transcript",
-                    str(directory / f"{name}.jsonl"),
+                    str(self.directory / f"{name}.jsonl"),
                     "--bot-delay",
-                    str(delay),
+                    str(self.delay),
                     "--seed",
-                    str(rng.randrange(2**31)),
+                    str(self.rng.randrange(2**31)),
                 ],
-                logs,
+                self.host.log_dir,
             )
-        self.on_disk_at_kills: list[list[bytes]] = []
-
-    # ------------------------------------------------------------------ running
 
     def _wait_listening(self) -> None:
+        """Wait for the host's ``listening`` line and learn its port: the system's pick the
+        first time (never a port probed for beforehand, which another run on the machine
+        could take meanwhile), asked for again when the host is started after a kill."""
+        out = self.host.log_dir / f"host.{self.host.starts}.out"
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
-            with contextlib.suppress(OSError), socket.create_connection((LOOPBACK, self.port), 0.2):
-                return
+            for line in read_kinds(out):
+                record = json.loads(line)
+                if record.get("event") == "listening":
+                    self.port = int(record["port"])
+                    self.host.args[self.host.args.index("--port") + 1] = str(self.port)
+                    return
             if not self.host.running:
                 raise RuntimeError(f"the host exited with {self.host.returncode}")
             time.sleep(0.02)
@@ -297,6 +302,7 @@ class ChaosGame:
     def _play(self) -> None:
         self.host.start()
         self._wait_listening()
+        self._seat_clients()
         for client in self.clients.values():
             client.start()
         deadline = time.monotonic() + self.timeout
