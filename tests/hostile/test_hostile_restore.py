@@ -57,6 +57,11 @@ def test_the_first_returning_player_hands_back_what_the_host_lost_and_the_game_g
         network.join(peer, pinned=True)
         network.deliver()
     assert len(network.logged("log-behind")) == 1, "the others hold nothing the host lacks"
+    # A peer's word (its ``have``) alone is said once per table and game, however often.
+    assert first.connection is not None
+    state = network.host._connections[first.connection]
+    for _ in range(3):
+        assert network.host._behind(room, state, held + 10, 0) == []
     network.run(table.peers)
     assert all(peer.error is None and peer.session.finished for peer in table.peers)
     events = list(room.game.event_objects)  # type: ignore[attr-defined]

@@ -278,6 +278,8 @@ class HostSession:
         }
         """Lobbies that start on a clock (``wait``): the only tables time alone can start."""
         self._lobby_clocks_open = False
+        self._told_behind: set[tuple[int, str]] = set()
+        """(table, game id) whose log a returning peer showed to be behind (logged once)."""
         self._ready_clocks: dict[int, Room] = {}
         """Lobbies of a next game whose not-ready people have a deadline (``ready_timeout``)."""
         self._published: set[int] = {
@@ -1179,6 +1181,10 @@ class HostSession:
         game = room.game
         if game is None or have <= len(game.events):
             return []
+        told = (room.nameplate, game.game_id)
+        if told in self._told_behind:
+            return []
+        self._told_behind.add(told)
         return [
             Log(
                 "log-behind",
