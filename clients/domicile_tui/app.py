@@ -47,7 +47,7 @@ if TYPE_CHECKING:
     from domicile_tui.news import ChatLine, LobbyInfo, SessionEvent, Verification
     from domicile_tui.screens.help import HelpSection
     from domicile_tui.screens.seance import SeanceScreen
-    from domicile_tui.ticket import JoinTicket
+    from domicile_tui.ticket import JoinTicket, SeatRequest
 
 CLOSE_TIMEOUT = 3.0
 """Seconds to leave the table cleanly when quitting."""
@@ -157,6 +157,7 @@ class DomicileApp(App[None]):
         clock: Callable[[], float] = time.monotonic,
         tutorial: bool = False,
         after_first_frame: Callable[[], object] | None = None,
+        seat: SeatRequest | None = None,
     ) -> None:
         """With ``open_at_once`` a table with ``defaults`` opens at once (``offline`` or hosted
         here); otherwise the start screen shows, and ``defaults`` fill the set-up form.
@@ -171,6 +172,9 @@ class DomicileApp(App[None]):
         sand-glass drains by (seconds; tests freeze it).  With ``tutorial`` the tutorial
         begins at once.  ``after_first_frame`` is called once the first screen is painted,
         before anything else loads (``domicile play`` resumes the garbage collector there).
+        With ``seat`` (``domicile play --connect``) the app goes straight to that table and
+        has no front door: when the player leaves the table, or is refused a seat, the app
+        ends (a refusal in :attr:`door_failure`).
         """
         super().__init__()
         self.door: TableDoor | None = None
@@ -208,6 +212,7 @@ class DomicileApp(App[None]):
         self._first_frame_seen = False
         self._after_first_frame = after_first_frame
         self._resuming = resuming
+        self.seat = seat
         self._tutorial_at_once = tutorial
         self.tutorial: Coach | None = None
         """The tutorial, while the player is in it."""
@@ -267,6 +272,8 @@ class DomicileApp(App[None]):
         open_at_once, offline = self._launch
         if self._tutorial_at_once:
             self.begin_tutorial()
+        elif self.seat is not None:
+            self._take_asked_seat(self.seat)
         elif self._resuming is not None:
             self.resume(self._resuming)
         elif open_at_once and not offline and self.lan:
@@ -383,6 +390,20 @@ class DomicileApp(App[None]):
         self._joined = None
         self._take_seat(lambda door: door.watch(ticket, name), "the table")
 
+    def _take_asked_seat(self, seat: SeatRequest) -> None:
+        if seat.watch:
+            self.spectate(seat.ticket, seat.name)
+        else:
+            self.join(seat.ticket, seat.name, seat.role)
+
+    def _end_without_a_door(self, reason: str, *, failed: bool) -> None:
+        """A table joined from the command line is over for this player: the app ends (it has
+        no front door to go back to), a refusal saying why as the command's error."""
+        from domicile_p2p.client_api import CommandError
+
+        self.door_failure = CommandError(reason) if failed else None
+        self.exit(return_code=2 if failed else 0)
+
     def _offer_to_watch(self, reason: str) -> None:
         """A seat was refused because the table's seats are fixed: offer to watch instead."""
         joined = self._joined
@@ -393,6 +414,8 @@ class DomicileApp(App[None]):
         def answer(yes: bool | None) -> None:
             if yes and self.session is None:
                 self.spectate(ticket, name)
+            elif self.seat is not None and self.session is None:
+                self._end_without_a_door(reason, failed=True)
 
         question = f"{reason[:1].upper()}{reason[1:]}. Watch the game instead?"
         self.push_screen(screens.ConfirmScreen(question), answer)
@@ -498,6 +521,9 @@ class DomicileApp(App[None]):
                     self.route()
                     self._offer_to_watch(reason)
                     return
+                if self.seat is not None:
+                    self._end_without_a_door(reason, failed=failed)
+                    return
                 if failed:
                     self.notify(reason, title="No table", severity="error")
                 else:
@@ -512,7 +538,9 @@ class DomicileApp(App[None]):
     def desired(self) -> FrontPage | type[Screen[None]]:
         """What the news calls for: a page of the front door, or the table's screen."""
         if self.session is None:
-            return self.front if self.opening is None else screens.LobbyScreen
+            if self.opening is None and self.seat is None:
+                return self.front
+            return screens.LobbyScreen  # a table opening, or one joined with no front door
         view = self.shown
         if view is None:
             return screens.LobbyScreen

@@ -24,6 +24,7 @@ from domicile_tui.session import MAX_NAME_LENGTH, Role, SettingsError, TableSett
 if TYPE_CHECKING:
     from domicile_p2p.client_api import UnfinishedTable
     from domicile_tui.connect import TableDoor
+    from domicile_tui.ticket import SeatRequest
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -37,9 +38,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument(
         "--role",
-        choices=[role.value for role in Role],
-        default=Role.INVESTIGATOR.value,
-        help="play as the Ghost or as an Investigator (default: investigator)",
+        choices=[*(role.value for role in Role), ANY_SEAT],
+        help="play as the Ghost or as an Investigator (default: investigator; with "
+        "--connect: any free seat)",
     )
     parser.add_argument(
         "--difficulty",
@@ -99,7 +100,28 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--seed", type=int, help="deal a fixed game (offline tables; for demos and bug reports)"
     )
     add_timer_argument(parser)
+    joining = parser.add_argument_group(
+        "joining a table from the command line (straight to its lobby, no front door)"
+    )
+    joining.add_argument(
+        "--connect", metavar="URL", help="the table's address, wss://HOST:PORT (needs --code)"
+    )
+    joining.add_argument("--code", help="the table's code, as the host's screen shows it")
+    joining.add_argument(
+        "--fingerprint",
+        metavar="HEX",
+        help="the host's certificate fingerprint (64 hex digits; any other host is refused)",
+    )
+    joining.add_argument(
+        "--watch", action="store_true", help="watch the table without a seat (with --connect)"
+    )
     parser.set_defaults(handler=play)
+
+
+ANY_SEAT = "any"
+"""``--role any``: whichever seat is free at a table joined with ``--connect``."""
+HOSTING_ONLY = ("offline", "menu", "tutorial", "resume")
+"""Options that open a table of one's own, which ``--connect`` does not."""
 
 
 def default_player_name() -> str:
@@ -111,19 +133,58 @@ def default_player_name() -> str:
 
 def settings_from(args: argparse.Namespace) -> TableSettings:
     name = args.name if args.name is not None else default_player_name()
+    if args.role == ANY_SEAT and args.connect is None:
+        raise CommandError("--role any is for joining a table: add --connect and --code")
+    hosted_role = Role.INVESTIGATOR if args.role in (None, ANY_SEAT) else Role(args.role)
     try:
         player = clean_name(name, "player name")
         table = args.table_name if args.table_name is not None else f"{player}'s table"
         return TableSettings(
             table_name=table[:MAX_NAME_LENGTH],
             player_name=player,
-            role=Role(args.role),
+            role=hosted_role,
             difficulty=Difficulty(args.difficulty),
             investigators=args.investigators,
             timer=timer_from(args.timer),
         )
     except SettingsError as error:
         raise CommandError(str(error)) from None
+
+
+def seat_request_from(args: argparse.Namespace, settings: TableSettings) -> SeatRequest | None:
+    """``--connect URL --code CODE``: the seat asked for, checked as the join form checks
+    it (the same one-line errors); ``None`` when no table is to be joined."""
+    from domicile_tui.screens.join import JoinError, ticket_for
+    from domicile_tui.ticket import SeatRequest
+
+    if args.connect is None:
+        for option in ("code", "fingerprint"):
+            if getattr(args, option) is not None:
+                raise CommandError(f"--{option} is for joining a table: add --connect URL")
+        if args.watch:
+            raise CommandError("--watch is for joining a table: add --connect URL and --code")
+        return None
+    if args.code is None:
+        raise CommandError("--connect needs the table's code: add --code CODE")
+    for option in HOSTING_ONLY:
+        if getattr(args, option):
+            raise CommandError(f"--connect joins a table across the network: drop --{option}")
+    if args.watch and args.role is not None:
+        raise CommandError("--watch takes no seat: drop --role")
+    if not args.connect.strip():
+        raise CommandError("--connect needs the table's address, wss://HOST:PORT")
+    try:
+        ticket = ticket_for(
+            args.code,
+            found=None,
+            address_text=args.connect,
+            fingerprint_text=args.fingerprint or "",
+            lan=(),
+        )
+    except JoinError as error:
+        raise CommandError(f"cannot join: {error}") from None
+    role = None if args.role in (None, ANY_SEAT) else Role(args.role)
+    return SeatRequest(ticket, settings.player_name, role, watch=args.watch)
 
 
 def door_from(args: argparse.Namespace) -> TableDoor:
@@ -171,6 +232,13 @@ def open_door(args: argparse.Namespace, settings: TableSettings) -> TableDoor:
     return door
 
 
+def joining_door(args: argparse.Namespace) -> TableDoor:
+    """The door to a table joined with ``--connect`` (the network stack loaded)."""
+    door = door_from(args)
+    door.load()
+    return door
+
+
 def unfinished_from(args: argparse.Namespace) -> UnfinishedTable:
     """``--resume``: the unfinished table of the data dir, or a one-line error saying why not."""
     from domicile_p2p.client_api import StoreError, default_data_dir
@@ -213,13 +281,16 @@ def _play(args: argparse.Namespace) -> int:
     pace_from(args)  # a bad delay is a one-line error before the screen too
     if args.tutorial and args.resume:
         raise CommandError("--tutorial plays a game of its own: drop --resume")
+    seat = seat_request_from(args, settings)
     resuming = unfinished_from(args) if args.resume else None
-    opener = partial(open_door, args, settings)
+    # A joined table is the host's to check against the pack: only hosting checks it here.
+    opener = partial(open_door, args, settings) if seat is None else partial(joining_door, args)
     app = DomicileApp(
         opener() if args.pack is not None else opener,
         defaults=settings,
         open_at_once=not args.menu,
         resuming=resuming,
+        seat=seat,
         offline=args.offline,
         lan=not args.offline,
         tutorial=args.tutorial,

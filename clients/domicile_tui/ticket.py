@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from domicile_p2p.client_api import Address, JoinCode
+from domicile_tui.session import Role
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,3 +20,16 @@ class JoinTicket:
     address: Address | None = None
     fingerprint: bytes | None = None
     """The host's certificate fingerprint when known (from discovery): any other is refused."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRequest:
+    """A seat asked for on the command line (``domicile play --connect``): the app goes
+    straight to that table, and ends when the player leaves it (no front door)."""
+
+    ticket: JoinTicket
+    name: str
+    role: Role | None = None
+    """``None``: any free seat."""
+    watch: bool = False
+    """Watch the table without a seat instead."""
