@@ -192,8 +192,10 @@ def play(state: GameState, policies: Sequence[Policy]) -> GameState:
                 public_state = public(state)
             action = policies[seat].act(view(state, seat, public_state))
             if action is not None:
+                before = state
                 state = apply(state, action)
-                public_state = None
+                if state is not before:  # a line of chat changes nothing the views show
+                    public_state = None
                 acted = True
                 if isinstance(action, Chat):
                     for listener in listeners:
