@@ -36,7 +36,8 @@ from domicile_tui.inert import InertOutput, inert_news
 from domicile_tui.keys import CARDS, EVERYWHERE, TUTORIAL
 from domicile_tui.pages import FrontPage, JoinPage, ReplayPage, SetupPage, StartPage
 from domicile_tui.sandglass import Glass, follow
-from domicile_tui.session import Role, Severity, Status, TableSession, TableSettings
+from domicile_tui.session import Role, TableSession, TableSettings
+from domicile_tui.status import Severity, Status
 from domicile_tui.theme import CANDLELIGHT, FIRST_STYLES, LATER_STYLES
 
 if TYPE_CHECKING:

@@ -53,8 +53,9 @@ from domicile_p2p.rules import (
     due,
     view,
 )
-from domicile_tui.news import Check, Reveal, Verification
+from domicile_tui.news import Check, Verification
 from domicile_tui.recap import recap_of_events
+from domicile_tui.timeline import Reveal
 
 PolicyFactory = Callable[[int, Pack, int], Policy]
 

@@ -108,14 +108,12 @@ from domicile_tui.personas import persona
 from domicile_tui.session import (
     MAX_NAME_LENGTH,
     EventChannel,
-    SeatKind,
     SettingsError,
-    Severity,
-    Status,
     TableSettings,
     check_chat,
 )
 from domicile_tui.session import Role as SessionRole
+from domicile_tui.status import SeatKind, Severity, Status
 from domicile_tui.ticket import JoinTicket
 
 WAIT_FOR_THE_HOST: Final = Backoff(attempts=None, first_attempts=3)

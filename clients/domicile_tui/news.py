@@ -12,13 +12,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from domicile_tui.session import SeatKind
+from domicile_tui.status import SeatKind
 
 if TYPE_CHECKING:
     from domicile_p2p.client_api import Starts  # the network stack, only where tables are
-    from domicile_p2p.rules import Action, Column, Difficulty, View
+    from domicile_p2p.rules import Action, Difficulty, View
     from domicile_tui.recap import Recap
-    from domicile_tui.session import Status
+    from domicile_tui.status import Status
+    from domicile_tui.timeline import Reveal
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,17 +108,6 @@ class Check:
     name: str
     ok: bool | None
     detail: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class Reveal:
-    """The Ghost's secrets as the end of the game revealed them."""
-
-    columns: tuple[Column, ...]
-    culprit: int
-
-    def column(self, seat: int) -> Column:
-        return self.columns[seat - 1]
 
 
 @dataclass(frozen=True, slots=True)

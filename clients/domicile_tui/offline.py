@@ -36,15 +36,8 @@ from domicile_tui.news import (
 )
 from domicile_tui.pacing import BotPace
 from domicile_tui.personas import persona
-from domicile_tui.session import (
-    EventChannel,
-    SeatKind,
-    SettingsError,
-    Severity,
-    Status,
-    TableSettings,
-    check_chat,
-)
+from domicile_tui.session import EventChannel, SettingsError, TableSettings, check_chat
+from domicile_tui.status import SeatKind, Severity, Status
 
 OFFLINE_STATUS: Final = Status("Offline table: you and the bots, in this process")
 KEPT_GAMES: Final = Path("offline", "games")

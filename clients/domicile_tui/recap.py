@@ -29,8 +29,7 @@ from domicile_p2p.client_api import (
     TimeUpBody,
 )
 from domicile_p2p.rules import Category, GameState, Outcome, Stage
-from domicile_tui.news import Reveal
-from domicile_tui.timeline import Timeline, fold
+from domicile_tui.timeline import Reveal, Timeline, fold
 
 
 @dataclass(frozen=True, slots=True)

@@ -115,28 +115,6 @@ class TableSettings:
         return tuple(s for s in self.seats if s != self.your_seat and s not in self.open_seats)
 
 
-class SeatKind(StrEnum):
-    YOU = "you"
-    HUMAN = "human"
-    BOT = "bot"
-    OPEN = "open"
-
-
-class Severity(StrEnum):
-    INFO = "information"
-    WARNING = "warning"
-    ERROR = "error"
-
-
-@dataclass(frozen=True, slots=True)
-class Status:
-    """The connection to the table, as the status bar shows it."""
-
-    text: str
-    severity: Severity = Severity.INFO
-    connected: bool = True
-
-
 class TableSession(Protocol):
     """A table as the app sees it.  Every method returns once the request is sent;
     what comes of it arrives through :meth:`events`."""

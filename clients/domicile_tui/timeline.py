@@ -20,8 +20,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from domicile_p2p.client_api import Event, Replica, Violation
-from domicile_p2p.rules import GameState, Stage, TableConfig
-from domicile_tui.news import Reveal
+from domicile_p2p.rules import Column, GameState, Stage, TableConfig
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """The Ghost's secrets as the end of the game revealed them."""
+
+    columns: tuple[Column, ...]
+    culprit: int
+
+    def column(self, seat: int) -> Column:
+        return self.columns[seat - 1]
 
 
 @dataclass(frozen=True, slots=True)

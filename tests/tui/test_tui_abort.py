@@ -24,7 +24,7 @@ from domicile_p2p.transcript.selfplay import PlainPolicy
 from domicile_tui.local_game import LocalGame
 from domicile_tui.networked import NetworkTable
 from domicile_tui.news import GameVerified, SessionEvent, StatusChanged
-from domicile_tui.session import Severity
+from domicile_tui.status import Severity
 from domicile_tui.ticket import JoinTicket
 
 SEAT = 1

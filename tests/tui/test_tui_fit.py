@@ -11,7 +11,8 @@ from domicile_tui.app import DomicileApp
 from domicile_tui.news import SeatInfo
 from domicile_tui.personas import persona
 from domicile_tui.screens.lobby import LobbyScreen, seat_line
-from domicile_tui.session import Role, SeatKind
+from domicile_tui.session import Role
+from domicile_tui.status import SeatKind
 
 NARROW = (80, 24)
 LONGEST = "Bartholomew Fitzgerald-Wolverhampton III"

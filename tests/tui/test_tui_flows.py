@@ -30,7 +30,8 @@ from domicile_tui.screens.lobby import LobbyScreen
 from domicile_tui.screens.seance import SeanceScreen
 from domicile_tui.screens.setup import HostSetupScreen
 from domicile_tui.screens.start import StartScreen
-from domicile_tui.session import Role, Severity, Status
+from domicile_tui.session import Role
+from domicile_tui.status import Severity, Status
 from domicile_tui.widgets.card import CardTile
 from domicile_tui.widgets.dream import DreamTile
 from domicile_tui.widgets.status_bar import StatusBar

@@ -11,7 +11,7 @@ from domicile_p2p.net.join.codes import parse_code
 from domicile_p2p.net.wire import Role as WireRole
 from domicile_tui.networked import NetworkTable
 from domicile_tui.news import StatusChanged
-from domicile_tui.session import Severity
+from domicile_tui.status import Severity
 from domicile_tui.ticket import JoinTicket
 
 

@@ -54,7 +54,8 @@ from domicile_tui.screens.investigator import InvestigatorScreen
 from domicile_tui.screens.recap import RecapScreen
 from domicile_tui.screens.replay import ReplayScreen
 from domicile_tui.screens.seeker import card_detail
-from domicile_tui.session import Role, Severity, Status
+from domicile_tui.session import Role
+from domicile_tui.status import Severity, Status
 from domicile_tui.widgets.card import CardTile
 from domicile_tui.widgets.chat import ChatPanel
 from domicile_tui.widgets.plain import Static

@@ -49,7 +49,8 @@ from domicile_tui.screens.investigator import InvestigatorScreen
 from domicile_tui.screens.join import JoinScreen
 from domicile_tui.screens.lobby import LobbyScreen
 from domicile_tui.screens.start import StartScreen
-from domicile_tui.session import Role, SeatKind
+from domicile_tui.session import Role
+from domicile_tui.status import SeatKind
 from domicile_tui.ticket import JoinTicket
 from domicile_tui.widgets.columns import ColumnRow
 from domicile_tui.widgets.status_bar import StatusBar

@@ -43,7 +43,8 @@ from domicile_tui.screens.join import JoinError, JoinScreen, ticket_for
 from domicile_tui.screens.lobby import LobbyScreen
 from domicile_tui.screens.seance import SeanceScreen
 from domicile_tui.screens.start import StartScreen
-from domicile_tui.session import Role, SeatKind
+from domicile_tui.session import Role
+from domicile_tui.status import SeatKind
 from domicile_tui.ticket import JoinTicket
 from domicile_tui.widgets.status_bar import StatusBar
 

@@ -36,7 +36,8 @@ from domicile_tui.news import (
 )
 from domicile_tui.offline import OfflineTable
 from domicile_tui.pacing import BotPace
-from domicile_tui.session import Role, SeatKind, SettingsError, TableSettings
+from domicile_tui.session import Role, SettingsError, TableSettings
+from domicile_tui.status import SeatKind
 
 
 def offline(role: Role = Role.INVESTIGATOR, seed: int = 7) -> OfflineTable:

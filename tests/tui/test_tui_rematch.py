@@ -24,7 +24,7 @@ from domicile_tui.screens.ghost import GhostScreen
 from domicile_tui.screens.investigator import InvestigatorScreen
 from domicile_tui.screens.join import JoinScreen
 from domicile_tui.screens.lobby import LobbyScreen
-from domicile_tui.session import SeatKind
+from domicile_tui.status import SeatKind
 
 
 def _game_id(app: DomicileApp) -> str | None:

@@ -18,7 +18,7 @@ from textual.screen import Screen
 
 from domicile_tui.keys import HelpKeys
 from domicile_tui.sandglass import Glass
-from domicile_tui.session import Status
+from domicile_tui.status import Status
 from domicile_tui.widgets.status_bar import BottomBar
 
 if TYPE_CHECKING:

@@ -15,7 +15,7 @@ from textual.content import Content
 from domicile_p2p.client_api import Pack, head_phrase
 from domicile_p2p.rules import CATEGORY_ORDER, Outcome, Stage, View
 from domicile_tui.keys import HelpKeys
-from domicile_tui.news import Reveal, Verification
+from domicile_tui.news import Verification
 from domicile_tui.personas import persona
 from domicile_tui.recap import card_names, dream_texts
 from domicile_tui.screens.base import TableScreen
@@ -23,6 +23,7 @@ from domicile_tui.screens.confirm import ConfirmScreen
 from domicile_tui.screens.export import ExportScreen
 from domicile_tui.screens.recap import RecapScreen
 from domicile_tui.theme import FLOURISH, LATER_STYLES, YES
+from domicile_tui.timeline import Reveal
 from domicile_tui.widgets.plain import Static
 from domicile_tui.widgets.status_bar import BottomBar
 from domicile_tui.widgets.verification import VerificationReport

@@ -29,7 +29,7 @@ from domicile_tui.describe import difficulty_note
 from domicile_tui.keys import HelpKeys
 from domicile_tui.personas import ROLE_WIDTH, persona
 from domicile_tui.screens.base import TableScreen
-from domicile_tui.session import SeatKind
+from domicile_tui.status import SeatKind
 from domicile_tui.theme import FLOURISH, NO, YES
 from domicile_tui.widgets.plain import Static
 from domicile_tui.widgets.status_bar import BottomBar

@@ -28,7 +28,7 @@ from domicile_tui.recap import recap_of
 from domicile_tui.replay import Replay, ReplayError, event_line, open_replay
 from domicile_tui.screens.base import TableScreen
 from domicile_tui.screens.recap import RecapScreen
-from domicile_tui.session import Status
+from domicile_tui.status import Status
 from domicile_tui.theme import LATER_STYLES, NO, YES
 from domicile_tui.widgets.plain import Static
 from domicile_tui.widgets.replay_table import (

@@ -10,7 +10,7 @@ from domicile_p2p.rules import CATEGORY_ORDER, GHOST, GameState, Phase, Stage, V
 from domicile_tui.describe import ghost_refreshes, investigator_status, still_deciding
 from domicile_tui.news import LobbyInfo
 from domicile_tui.personas import persona
-from domicile_tui.session import SeatKind
+from domicile_tui.status import SeatKind
 from domicile_tui.theme import MARKER_LOCKED, MARKER_PLACED, YES
 from domicile_tui.widgets.plain import Static
 

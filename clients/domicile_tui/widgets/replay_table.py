@@ -10,10 +10,10 @@ from textual.content import Content
 
 from domicile_p2p.rules import CATEGORY_ORDER, GameState, Phase, Stage
 from domicile_tui.describe import ghost_refreshes, phase_line, stage_title
-from domicile_tui.news import Reveal
 from domicile_tui.personas import persona
 from domicile_tui.recap import CardText
 from domicile_tui.theme import MARKER_LOCKED, MARKER_PLACED
+from domicile_tui.timeline import Reveal
 from domicile_tui.widgets.investigators import progress
 from domicile_tui.widgets.recap import dream_line
 

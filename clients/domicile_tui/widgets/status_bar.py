@@ -9,7 +9,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Footer
 
-from domicile_tui.session import Severity, Status
+from domicile_tui.status import Severity, Status
 
 _GLYPHS = {Severity.INFO: "◉", Severity.WARNING: "⚠", Severity.ERROR: "✗"}
 _STYLES = {
