@@ -47,21 +47,22 @@ def _is_type_checking(test: ast.expr) -> bool:
     )
 
 
-def _imports(node: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
-    """Every import statement under ``node``, skipping the bodies of ``if TYPE_CHECKING:``."""
+def _imports(node: ast.AST, types: bool = False) -> Iterator[ast.Import | ast.ImportFrom]:
+    """Every import statement under ``node``, skipping the bodies of ``if TYPE_CHECKING:``
+    unless ``types``."""
     for child in ast.iter_child_nodes(node):
-        if isinstance(child, ast.If) and _is_type_checking(child.test):
+        if isinstance(child, ast.If) and _is_type_checking(child.test) and not types:
             for other in child.orelse:
-                yield from _imports_of(other)
+                yield from _imports_of(other, types)
             continue
-        yield from _imports_of(child)
+        yield from _imports_of(child, types)
 
 
-def _imports_of(node: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
+def _imports_of(node: ast.AST, types: bool) -> Iterator[ast.Import | ast.ImportFrom]:
     if isinstance(node, ast.Import | ast.ImportFrom):
         yield node
     else:
-        yield from _imports(node)
+        yield from _imports(node, types)
 
 
 def _base(module: str, is_package: bool, node: ast.ImportFrom) -> str:
@@ -73,12 +74,12 @@ def _base(module: str, is_package: bool, node: ast.ImportFrom) -> str:
     return ".".join([*parts, node.module] if node.module else parts)
 
 
-def graph(found: Mapping[str, Path]) -> Graph:
-    """module -> the modules of ``found`` it imports."""
+def graph(found: Mapping[str, Path], *, types: bool = False) -> Graph:
+    """module -> the modules of ``found`` it imports (with ``types``, for annotations too)."""
     edges: Graph = {name: set() for name in found}
     for name, path in found.items():
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-        for node in _imports(tree):
+        for node in _imports(tree, types):
             if isinstance(node, ast.Import):
                 targets = [alias.name for alias in node.names]
             else:
@@ -150,6 +151,15 @@ def test_no_import_cycle_in_the_packages() -> None:
     assert not named, "import cycles (imports inside functions count):\n" + "\n".join(named)
 
 
+def test_no_design_cycle_in_the_client_counting_imports_made_for_types_only() -> None:
+    # A cycle made of imports for annotations (``if TYPE_CHECKING:``) is still one of the
+    # design.  A package's lazy exports count too: ``screens/__init__`` imports every
+    # screen for its types, so ``screens.LobbyScreen`` is a dependency on screens.lobby.
+    found = modules({"domicile_tui": PACKAGES["domicile_tui"]})
+    named = [" -> ".join(cycle) for cycle in cycles(graph(found, types=True))]
+    assert not named, "design cycles in the client:\n" + "\n".join(named)
+
+
 def test_a_cycle_through_a_function_is_found_and_type_checking_is_not(tmp_path: Path) -> None:
     package = tmp_path / "pkg"
     (package / "sub").mkdir(parents=True)
@@ -164,3 +174,7 @@ def test_a_cycle_through_a_function_is_found_and_type_checking_is_not(tmp_path: 
     (package / "e.py").write_text("from pkg import d\n")
     found = modules({"pkg": package})
     assert cycles(graph(found)) == [["pkg.a", "pkg.sub.b", "pkg.c", "pkg.a"]]
+    assert cycles(graph(found, types=True)) == [
+        ["pkg.a", "pkg.sub.b", "pkg.c", "pkg.a"],
+        ["pkg.d", "pkg.e", "pkg.d"],
+    ]

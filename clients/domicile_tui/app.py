@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from domicile_tui.coach import Coach
     from domicile_tui.connect import TableDoor
     from domicile_tui.news import ChatLine, LobbyInfo, SessionEvent, Verification
+    from domicile_tui.screens.app_api import ScreensApp
     from domicile_tui.screens.help import HelpSection
     from domicile_tui.screens.seance import SeanceScreen
     from domicile_tui.ticket import JoinTicket, SeatRequest
@@ -752,3 +753,8 @@ class DomicileApp(App[None]):
         if self.session is not None:
             yield SystemCommand("Leave the table", "Leave this table", self.leave_table)
         yield SystemCommand("Quit", "Quit Tortured Domicile", self.action_quit)
+
+
+if TYPE_CHECKING:
+    # The app is what its screens see of it (mypy checks it here: screens/app_api.py).
+    _SEEN_BY_SCREENS: type[ScreensApp] = DomicileApp

@@ -12,12 +12,13 @@ asks, then leaves the tutorial for the front door.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from textual.screen import ModalScreen
 from textual.widgets import Input
 
-from domicile_tui import screens
+from domicile_tui.screens.chapter import ChapterScreen
+from domicile_tui.screens.confirm import ConfirmScreen
 from domicile_tui.tutorial import CHAPTERS, Chapter, Focus, Situation, Step, Where
 from domicile_tui.tutorial_table import ChapterTable
 from domicile_tui.widgets.card import CardTile
@@ -26,9 +27,11 @@ from domicile_tui.widgets.dream import DreamTile
 
 if TYPE_CHECKING:
     from textual.screen import Screen
+    from textual.worker import Worker
 
-    from domicile_tui.app import DomicileApp
+    from domicile_p2p.rules import View
     from domicile_tui.connect import TableDoor
+    from domicile_tui.session import TableSession, TableSettings
 
 WHERE: Final = {
     "LobbyScreen": Where.LOBBY,
@@ -60,6 +63,35 @@ def focus_of(screen: Screen[Any]) -> Focus:
     return Focus.NOTHING
 
 
+class CoachedApp(Protocol):
+    """What the coach (and its hint bar) use of the app: the table shown, the dialogs, the
+    next chapter's table (``DomicileApp`` is the one; the app imports the coach, so the
+    coach names what it needs instead of importing the app back)."""
+
+    tutorial: Coach | None
+    defaults: TableSettings
+
+    @property
+    def door(self) -> TableDoor | None: ...
+    @property
+    def session(self) -> TableSession | None: ...
+    @property
+    def shown(self) -> View | None: ...
+    @property
+    def screen(self) -> Screen[Any]: ...
+    @property
+    def screen_stack(self) -> list[Screen[Any]]: ...
+    def connect(self, session: TableSession) -> None: ...
+    def push_screen(
+        self, screen: Screen[Any], callback: Callable[[Any], None] | None = None
+    ) -> object: ...
+    def pop_screen(self) -> object: ...
+    def run_worker(
+        self, work: Any, *, group: str = ..., exit_on_error: bool = ...
+    ) -> Worker[Any]: ...
+    def call_later(self, callback: Callable[..., Any], *args: Any, **kwargs: Any) -> bool: ...
+
+
 class Coach:
     """The tutorial in progress: its chapter, and whether that chapter's end was told."""
 
@@ -80,7 +112,7 @@ class Coach:
         """The current chapter's table."""
         return ChapterTable(self.chapter, door, player_name)
 
-    def situation(self, app: DomicileApp, screen: Screen[Any]) -> Situation | None:
+    def situation(self, app: CoachedApp, screen: Screen[Any]) -> Situation | None:
         where = where_of(screen)
         if where is None:
             return None
@@ -95,14 +127,14 @@ class Coach:
         chapter = self.chapter
         return f"Tutorial {chapter.number}/{len(self.chapters)} · {chapter.title}"
 
-    def seen(self, app: DomicileApp, situation: Situation) -> None:
+    def seen(self, app: CoachedApp, situation: Situation) -> None:
         """The player sees ``situation``: when it ends the chapter, say so and go on."""
         if self.last or self._ending_told or not self.chapter.over(situation):
             return
         self._ending_told = True
         self._tell_ending(app, situation)
 
-    def _tell_ending(self, app: DomicileApp, situation: Situation) -> None:
+    def _tell_ending(self, app: CoachedApp, situation: Situation) -> None:
         done = self.chapter
         following = self.chapters[self.index + 1]
 
@@ -112,9 +144,9 @@ class Coach:
             else:
                 self.ask_to_leave(app, staying=lambda: self._tell_ending(app, situation))
 
-        app.push_screen(screens.ChapterScreen(done, following, situation), answer)
+        app.push_screen(ChapterScreen(done, following, situation), answer)
 
-    def next_chapter(self, app: DomicileApp) -> None:
+    def next_chapter(self, app: CoachedApp) -> None:
         if self.last:
             return
         self.index += 1
@@ -128,7 +160,7 @@ class Coach:
 
     # --- leaving ----------------------------------------------------------------------
 
-    def escape(self, app: DomicileApp) -> bool:
+    def escape(self, app: CoachedApp) -> bool:
         """Esc at a table screen of the tutorial: leave it (after asking); whether Esc was
         taken (in a dialog or in the chat line it keeps its usual meaning)."""
         screen = app.screen
@@ -143,10 +175,10 @@ class Coach:
             self.ask_to_leave(app)
         return True
 
-    def ask_to_leave(self, app: DomicileApp, staying: Callable[[], None] | None = None) -> None:
+    def ask_to_leave(self, app: CoachedApp, staying: Callable[[], None] | None = None) -> None:
         """Ask whether to leave; Ctrl+Q (or Esc) with the question open answers yes."""
         screen = app.screen
-        if isinstance(screen, screens.ConfirmScreen) and screen.question == LEAVE_QUESTION:
+        if isinstance(screen, ConfirmScreen) and screen.question == LEAVE_QUESTION:
             screen.close(True)
             return
 
@@ -156,9 +188,9 @@ class Coach:
             elif staying is not None:
                 staying()
 
-        app.push_screen(screens.ConfirmScreen(LEAVE_QUESTION), answer)
+        app.push_screen(ConfirmScreen(LEAVE_QUESTION), answer)
 
-    def leave(self, app: DomicileApp) -> None:
+    def leave(self, app: CoachedApp) -> None:
         """Back to the front door: the tutorial's table closes."""
         app.tutorial = None
         # Whatever dialog is open (a card, a séance) belongs to the table being left.

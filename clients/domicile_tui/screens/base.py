@@ -23,8 +23,8 @@ from domicile_tui.widgets.status_bar import BottomBar
 
 if TYPE_CHECKING:
     from domicile_p2p.rules import View
-    from domicile_tui.app import DomicileApp
     from domicile_tui.news import ChatLine, LobbyInfo, Verification
+    from domicile_tui.screens.app_api import ScreensApp
 
 
 MIRRORED = {
@@ -83,8 +83,8 @@ class TableScreen(Screen[None]):
     glass: reactive[Glass | None] = reactive(None)
 
     @property
-    def table(self) -> DomicileApp:
-        return cast("DomicileApp", self.app)
+    def table(self) -> ScreensApp:
+        return cast("ScreensApp", self.app)
 
     def on_mount(self) -> None:
         # The game as it is told (``shown``): a séance's outcome only once it is told.

@@ -9,18 +9,21 @@ every other key acts at once, as always.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TypeVar, cast
+from typing import Protocol, TypeVar, cast
 
 from textual.binding import Binding
 from textual.screen import ModalScreen
-
-if TYPE_CHECKING:
-    from domicile_tui.app import DomicileApp
 
 ResultT = TypeVar("ResultT")
 
 BUTTON_KEYS = frozenset({"enter", "space"})
 """Keys that press a focused button (or submit an input) in a dialog."""
+
+
+class HoldsKeys(Protocol):
+    """The one thing a pop-up asks of the app (``DomicileApp.hold_keys``)."""
+
+    def hold_keys(self, keys: frozenset[str]) -> None: ...
 
 
 class PopUp(ModalScreen[ResultT]):
@@ -32,8 +35,8 @@ class PopUp(ModalScreen[ResultT]):
 
     def on_mount(self) -> None:
         # A new dialog: the keys held for the one before are this one's to take.
-        cast("DomicileApp", self.app).hold_keys(frozenset())
+        cast("HoldsKeys", self.app).hold_keys(frozenset())
 
     def close(self, result: ResultT) -> None:
-        cast("DomicileApp", self.app).hold_keys(self.closing_keys())
+        cast("HoldsKeys", self.app).hold_keys(self.closing_keys())
         self.dismiss(result)

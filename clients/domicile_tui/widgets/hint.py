@@ -11,8 +11,7 @@ from domicile_tui.tutorial import Step
 from domicile_tui.widgets.plain import Static
 
 if TYPE_CHECKING:
-    from domicile_tui.app import DomicileApp
-    from domicile_tui.coach import Coach
+    from domicile_tui.coach import Coach, CoachedApp
 
 LEAVE_KEYS = "Esc: leave"
 
@@ -44,7 +43,7 @@ class HintBar(Static):
         self._follow()
 
     def _follow(self, _: object = None) -> None:
-        app = cast("DomicileApp", self.app)
+        app = cast("CoachedApp", self.app)
         if app.tutorial is not self.coach or not self.is_attached:
             return
         situation = self.coach.situation(app, self.screen)
