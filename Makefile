@@ -4,6 +4,8 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+# `make play` installs the game alone (no test tools); every other target, the `test` extra.
+PLAY_STAMP := $(VENV)/.installed-play
 ARGS   ?=
 
 # The tests run in parallel, one worker process per core (pytest-xdist); tests that must
@@ -34,9 +36,13 @@ $(BIN)/python:
 
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'
-	touch $(STAMP)
+	touch $(STAMP) $(PLAY_STAMP)
 
-play: $(STAMP)
+$(PLAY_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $(PLAY_STAMP)
+
+play: $(PLAY_STAMP)
 	$(BIN)/domicile play $(ARGS)
 
 test: lint typecheck contracts pytest
@@ -61,7 +67,7 @@ pytest: $(STAMP)
 	@echo "Branch coverage of the rules engine (at least 95%):"
 	$(BIN)/coverage report --include='domicile_p2p/rules/*' --fail-under=95 --format=total
 
-simulate: $(STAMP)
+simulate: $(PLAY_STAMP)
 	$(BIN)/domicile simulate $(ARGS)
 
 # The protocol's vectors and transcript schemas, from the code (tools/protocol_tools, kept
