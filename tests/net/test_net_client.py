@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import random
 import socket
 from pathlib import Path
 
@@ -78,6 +80,42 @@ def test_backoff_doubles_up_to_its_cap() -> None:
     assert [backoff.delay(n) for n in range(1, 8)] == [0.25, 0.5, 1.0, 2.0, 4.0, 5.0, 5.0]
     # A wait that never gives up is still at the cap after hours (2.0 ** 1024 overflowed).
     assert backoff.delay(5000) == 5.0
+
+
+def test_backoff_jitter_spreads_each_delay_below_its_bound() -> None:
+    backoff = Backoff(first=0.25, cap=5.0, jitter=0.5)
+    bounds = [backoff.delay(n) for n in range(1, 8)]
+    assert [backoff.jittered(n, 0.0) for n in range(1, 8)] == [b / 2 for b in bounds]
+    assert backoff.jittered(6, 0.5) == 3.75
+    assert Backoff(jitter=0.0).jittered(3, 0.9) == Backoff().delay(3)
+    # Two clients of a host that restarted, each with its own draws: not in lockstep.
+    first, second = random.Random(1), random.Random(2)
+    one = [backoff.jittered(n, first.random()) for n in range(1, 8)]
+    other = [backoff.jittered(n, second.random()) for n in range(1, 8)]
+    assert one != other
+    for delays in (one, other):
+        assert all(b / 2 <= d <= b for d, b in zip(delays, bounds, strict=True))
+
+
+async def test_the_client_waits_the_jittered_delay_of_its_draws(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    peer = make_peer(tmp_path)
+    slept: list[float] = []
+
+    async def dial() -> Dialed:
+        raise Unreachable("no host")
+
+    async def sleep(delay: float) -> None:
+        slept.append(delay)
+
+    monkeypatch.setattr(asyncio, "sleep", sleep)
+    draws = iter([0.0, 0.5, 0.99])
+    backoff = Backoff(first=1.0, cap=8.0, first_attempts=3, jitter=0.5)
+    client = PeerClient(peer.session, dial, peer.secrets, backoff=backoff, draw=lambda: next(draws))
+    with pytest.raises(Unreachable):
+        await client.run()
+    assert slept == pytest.approx([0.5, 1.5, 3.98])  # 1, 2, 4 s less half of 1 - draw
 
 
 @pytest.mark.parametrize(

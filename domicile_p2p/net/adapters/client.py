@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import random
 import socket
 import ssl
 from collections.abc import Awaitable, Callable, Mapping
@@ -164,11 +165,20 @@ class Backoff:
     (``None``: never give up, as a person waiting for their host to come back)."""
     first_attempts: int = 6
     """The same before the first seat: a host that was never reached is likely a typo."""
+    jitter: float = 0.5
+    """The share of each delay drawn at random (0: none; 1: anywhere from 0 to the delay),
+    so the clients of a host that restarts do not all dial it again in the same instant."""
 
     def delay(self, attempt: int) -> float:
+        """The delay before ``attempt`` without jitter (its upper bound)."""
         # The exponent stops growing long after the cap is reached: 2.0 ** 1024 overflows,
         # and an endless wait (``attempts`` None) gets there after 85 minutes at 5 s.
         return float(min(self.cap, self.first * 2.0 ** min(64, max(0, attempt - 1))))
+
+    def jittered(self, attempt: int, draw: float) -> float:
+        """The delay before ``attempt`` given ``draw``, a uniform number in [0, 1): from
+        ``(1 - jitter) * delay`` (draw 0) up to the delay itself."""
+        return self.delay(attempt) * (1.0 - self.jitter * (1.0 - draw))
 
 
 class PeerClient:
@@ -184,6 +194,7 @@ class PeerClient:
         pin_key: str | None = None,
         backoff: Backoff | None = None,
         log: LogSink | None = None,
+        draw: Callable[[], float] = random.random,
     ) -> None:
         self.session = session
         self._dial = dial
@@ -191,6 +202,7 @@ class PeerClient:
         self._pins = pins
         self._pin_key = pin_key
         self._backoff = backoff or Backoff()
+        self._draw = draw  # the backoff's jitter, injected so a test can fix it
         self._log = log or (lambda event, fields: _logger.info("%s %s", event, dict(fields)))
         self._transport: Transport | None = None
         self._version = 0
@@ -265,7 +277,7 @@ class PeerClient:
                         if isinstance(exc, Unreachable):
                             raise
                         raise Unreachable(f"the connection to the host failed: {reason}") from None
-                    delay = self._backoff.delay(failures)
+                    delay = backoff.jittered(failures, self._draw())
                     self._log("reconnecting", {"in": delay, "attempt": failures, "reason": reason})
                     await asyncio.sleep(delay)
         finally:
