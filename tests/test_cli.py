@@ -23,6 +23,27 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     assert __version__ in capsys.readouterr().out
 
 
+def test_version_loads_no_command() -> None:
+    # `domicile --version` needs no command: listing them imported every command's stack.
+    probe = (
+        "import sys\n"
+        "from domicile_tui.launcher import main\n"
+        "sys.argv = ['domicile', '--version']\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "loaded = [m for m in sys.modules if m.startswith('domicile_p2p.cli.')"
+        " or m.startswith(('domicile_p2p.net', 'domicile_p2p.bots', 'textual'))]\n"
+        "print('LOADED', loaded, file=sys.stderr)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=False
+    )
+    assert __version__ in result.stdout
+    assert "LOADED []" in result.stderr, result.stderr
+
+
 def test_unknown_command_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_info:
         main(["no-such-command"])

@@ -119,7 +119,12 @@ def main(argv: Sequence[str] | None = None, *, commands: CommandLoaders | None =
     first = requested_command(arguments)
     # One lookup serves both questions (is it a command? build its parser): reading the
     # installed entry points twice cost ~10 ms of every `domicile play` start.
-    commands = _command_modules(first, commands)
+    # `--version` before any command prints and exits while parsing, so it needs no
+    # command: listing them imported every command's stack (the network, bots, the client).
+    if first is None and "--version" in arguments:
+        commands = {}
+    else:
+        commands = _command_modules(first, commands)
     parser = _parser(commands, first if first in commands else None)
     args = parser.parse_args(arguments)
     handler = getattr(args, "handler", None)
