@@ -278,3 +278,36 @@ def test_verify_imports_only_what_it_checks_with(played: Path) -> None:
         [sys.executable, "-c", probe], capture_output=True, text=True, check=False
     )
     assert "LOADED [] 0" in result.stderr, result.stderr
+
+
+def test_the_installed_command_ends_verify_at_once_with_its_output_and_code(
+    played: Path, tmp_path: Path
+) -> None:
+    # `domicile` (the launcher's `run`) ends `verify` with os._exit once its output is
+    # flushed: nothing after it runs, yet every line and the exit status are there, and
+    # the collector, paused during start-up, ran again with start-up's objects frozen.
+    broken = tmp_path / "broken.jsonl"
+    lines = played.read_bytes().splitlines(keepends=True)
+    broken.write_bytes(b"".join(lines[:-1]))
+    probe = (
+        "import atexit, gc, sys\n"
+        "import domicile_p2p.cli.verify as command\n"
+        "checked = command.run\n"
+        "def run(args):\n"
+        "    print('COLLECTOR', gc.isenabled(), gc.get_freeze_count() > 0, file=sys.stderr)\n"
+        "    return checked(args)\n"
+        "command.run = run\n"
+        "atexit.register(print, 'SHUTDOWN', file=sys.stderr)\n"
+        "from domicile_tui.launcher import run as launch\n"
+        "sys.argv = ['domicile', 'verify', sys.argv[1]]\n"
+        "launch()\n"
+        "print('AFTER', file=sys.stderr)\n"
+    )
+    for path, code, verdict in ((played, 0, "VALID"), (broken, 1, "INVALID")):
+        result = subprocess.run(
+            [sys.executable, "-c", probe, str(path)], capture_output=True, text=True, check=False
+        )
+        assert result.returncode == code, result.stderr
+        assert result.stdout.splitlines()[-1].startswith(verdict), result.stdout
+        assert "COLLECTOR True True" in result.stderr
+        assert "AFTER" not in result.stderr and "SHUTDOWN" not in result.stderr

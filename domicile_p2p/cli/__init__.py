@@ -113,8 +113,16 @@ def requested_command(arguments: Sequence[str]) -> str | None:
     return next((arg for arg in arguments if not arg.startswith("-")), None)
 
 
-def main(argv: Sequence[str] | None = None, *, commands: CommandLoaders | None = None) -> int:
-    """Run ``domicile`` with ``argv``; ``commands`` adds a front end's own commands."""
+def main(
+    argv: Sequence[str] | None = None,
+    *,
+    commands: CommandLoaders | None = None,
+    started: Callable[[], None] | None = None,
+) -> int:
+    """Run ``domicile`` with ``argv``; ``commands`` adds a front end's own commands.
+
+    ``started`` is called once the command's modules are imported and its arguments
+    parsed, before it runs (the launcher resumes the garbage collector there)."""
     arguments = list(sys.argv[1:] if argv is None else argv)
     first = requested_command(arguments)
     # One lookup serves both questions (is it a command? build its parser): reading the
@@ -127,6 +135,8 @@ def main(argv: Sequence[str] | None = None, *, commands: CommandLoaders | None =
         commands = _command_modules(first, commands)
     parser = _parser(commands, first if first in commands else None)
     args = parser.parse_args(arguments)
+    if started is not None:
+        started()
     handler = getattr(args, "handler", None)
     if handler is None:
         parser.print_help()
