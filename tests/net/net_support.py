@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from domicile_p2p.fairness.commit import GAME_ID_BYTES
 from domicile_p2p.identity import Identity
 from domicile_p2p.net.adapters.bot import BotBrain
 from domicile_p2p.net.adapters.seat_secrets import SeatSecrets
@@ -68,7 +69,9 @@ def make_room(
     pack = load_default_pack()
 
     def start(holders: Sequence[SeatHolder]) -> HostedGame:
-        return HostedGame.start(host, config, holders, pack)
+        return HostedGame.start(
+            host, config, holders, pack, game_id=secrets.token_bytes(GAME_ID_BYTES)
+        )
 
     return Room(config, start, bot_seats=bot_seats, starts=starts, lobby_wait=lobby_wait)
 
@@ -90,7 +93,7 @@ class FakeNetwork:
     """One host session, any number of peers, and a clock that only moves when told."""
 
     def __init__(self, rooms: Iterable[Room], *, limits: HostLimits | None = None) -> None:
-        self.host = HostSession(rooms, FINGERPRINT, limits=limits)
+        self.host = HostSession(rooms, FINGERPRINT, limits=limits, nonce=secrets.token_bytes)
         self.now = 0.0
         self.persisted: dict[int, list[bytes]] = {}
         self.logs: list[dict[str, Any]] = []

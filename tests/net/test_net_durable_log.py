@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import secrets
 import subprocess
 import sys
 import threading
@@ -92,7 +93,7 @@ def said(link: LocalLink) -> list[str]:
 
 
 async def serve(disk: GatedDisk, links: int = 1) -> tuple[HostServer, list[LocalLink]]:
-    server = HostServer(HostSession([], FINGERPRINT), disk)
+    server = HostServer(HostSession([], FINGERPRINT, nonce=secrets.token_bytes), disk)
     attached = [server.attach_local(f"test-{index}") for index in range(links)]
     await server.drained()
     for link in attached:

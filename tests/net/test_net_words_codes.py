@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from pathlib import Path
 
 import pytest
@@ -37,16 +38,16 @@ def test_phrase_is_one_word_per_byte_of_the_fingerprint() -> None:
 
 
 def test_new_codes_use_the_nameplate_and_two_list_words() -> None:
-    codes = {new_code(7) for _ in range(50)}
+    codes = {new_code(7, secrets.randbelow) for _ in range(50)}
     assert len(codes) > 1, "the words are drawn at random"
     for code in codes:
         assert code.nameplate == 7
         assert code.first in WORD_INDEX and code.second in WORD_INDEX
         assert parse_code(str(code)) == code
     with pytest.raises(ValueError):
-        new_code(0)
+        new_code(0, secrets.randbelow)
     with pytest.raises(ValueError):
-        new_code(MAX_TABLES + 1)
+        new_code(MAX_TABLES + 1, secrets.randbelow)
 
 
 @pytest.mark.parametrize(
@@ -65,7 +66,7 @@ def test_table_numbers_past_nine_read_back_and_old_codes_stay_valid(
     code = parse_code(typed)
     assert code == JoinCode(nameplate, "raven", "lantern")
     assert code.password == password, "one spelling of the PAKE password per code"
-    assert parse_code(str(new_code(nameplate))).nameplate == nameplate
+    assert parse_code(str(new_code(nameplate, secrets.randbelow))).nameplate == nameplate
 
 
 @pytest.mark.parametrize(
@@ -104,20 +105,24 @@ def test_malformed_codes_are_a_typed_error_saying_why(typed: str, reason: str) -
 
 def test_free_nameplate_avoids_taken_ones_and_knows_when_none_is_left() -> None:
     taken = {1, 2, 3, 4, 5, 6, 7, 8}
-    assert free_nameplate(taken) == 9
-    assert {free_nameplate(set()) for _ in range(200)} == set(range(1, 10)), "one digit first"
+    assert free_nameplate(taken, secrets.randbelow) == 9
+    assert {free_nameplate(set(), secrets.randbelow) for _ in range(200)} == set(range(1, 10)), (
+        "one digit first"
+    )
     one_digit = set(range(1, 10))
-    assert 10 <= free_nameplate(one_digit) <= 99, "two digits once the nine are taken"
-    assert free_nameplate(set(range(1, 1000))) >= 1000
-    assert free_nameplate(set(NAMEPLATES) - {4321}) == 4321
+    assert 10 <= free_nameplate(one_digit, secrets.randbelow) <= 99, (
+        "two digits once the nine are taken"
+    )
+    assert free_nameplate(set(range(1, 1000)), secrets.randbelow) >= 1000
+    assert free_nameplate(set(NAMEPLATES) - {4321}, secrets.randbelow) == 4321
     with pytest.raises(ValueError, match="at most 9999 tables"):
-        free_nameplate(set(NAMEPLATES))
+        free_nameplate(set(NAMEPLATES), secrets.randbelow)
 
 
 def test_a_host_numbers_a_thousand_tables_without_a_clash() -> None:
     taken: set[int] = set()
     for _ in range(1000):
-        taken.add(free_nameplate(taken))
+        taken.add(free_nameplate(taken, secrets.randbelow))
     assert len(taken) == 1000 and len(taken & set(range(1, 1000))) == 999, "shortest first"
 
 
@@ -131,3 +136,16 @@ def test_the_word_list_in_wire_md_is_the_one_in_the_code() -> None:
         assert int(first.split("-")[0]) == len(listed)
         listed += words.split()
     assert tuple(listed) == WORDS
+
+
+def test_codes_and_nameplates_draw_only_from_the_source_they_are_given() -> None:
+    draws: list[int] = []
+
+    def first(n: int) -> int:
+        draws.append(n)
+        return 0
+
+    assert new_code(7, first) == JoinCode(7, WORDS[0], WORDS[0])
+    assert draws == [len(WORDS), len(WORDS)]
+    assert free_nameplate(set(), first) == 1
+    assert free_nameplate({1}, lambda n: n - 1) == 9

@@ -32,11 +32,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final
 
+from domicile_p2p.fairness.commit import GAME_ID_BYTES
 from domicile_p2p.identity import Identity, load_or_create_identity
 from domicile_p2p.net.adapters.bot import BotBrain, BotOutcome, run_bot
 from domicile_p2p.net.adapters.client import Backoff, Dialed, Dialer, PeerClient
@@ -243,7 +245,13 @@ class RunningHost:
 
     def _game_factory(self, config: RoomConfig) -> Callable[[Sequence[SeatHolder]], HostedGame]:
         def start(holders: Sequence[SeatHolder]) -> HostedGame:
-            return HostedGame.start(self.identity, config, holders, self.pack)
+            return HostedGame.start(
+                self.identity,
+                config,
+                holders,
+                self.pack,
+                game_id=secrets.token_bytes(GAME_ID_BYTES),
+            )
 
         return start
 
@@ -290,9 +298,9 @@ class RunningHost:
         taken = {code.nameplate for code in config.codes}
         codes = list(config.codes)
         while len(codes) < config.tables:
-            nameplate = free_nameplate(taken)
+            nameplate = free_nameplate(taken, secrets.randbelow)
             taken.add(nameplate)
-            codes.append(new_code(nameplate))
+            codes.append(new_code(nameplate, secrets.randbelow))
         bots = config.bot_seats | ({GHOST} if config.ghost_bot else set())
         tables = []
         for index, code in enumerate(codes, start=1):
@@ -394,7 +402,12 @@ class RunningHost:
         self.store.keep_reserve()
         for room in rooms:
             self.store.open_log(room.nameplate)
-        session = HostSession(rooms, self.certificate.fingerprint, limits=self.config.limits)
+        session = HostSession(
+            rooms,
+            self.certificate.fingerprint,
+            limits=self.config.limits,
+            nonce=secrets.token_bytes,
+        )
         self.server = HostServer(session, _Hooks(self), outbox=self.config.outbox)
         bind = self.config.interface or "0.0.0.0"
         try:

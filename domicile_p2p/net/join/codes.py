@@ -19,8 +19,7 @@ out loud); only a host with more than 9 tables hands out longer ones.
 from __future__ import annotations
 
 import re
-import secrets
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Final
 
@@ -34,6 +33,10 @@ _NUMBER_SPANS: Final = (range(1, 10), range(1, 100), range(1, 1000), NAMEPLATES)
 """Where :func:`free_nameplate` looks first: numbers as short as the host's table count allows."""
 
 _SEPARATORS: Final = re.compile(r"[\s\-_.]+")
+
+Below = Callable[[int], int]
+"""A randomness source the adapter gives: ``below(n)`` is a uniform integer in ``[0, n)``
+(``secrets.randbelow`` in the host; this module draws nothing itself)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,14 +54,14 @@ class JoinCode:
         return str(self).encode("ascii")
 
 
-def new_code(nameplate: int) -> JoinCode:
-    """A fresh code for the table at ``nameplate``, its words drawn with :mod:`secrets`."""
+def new_code(nameplate: int, below: Below) -> JoinCode:
+    """A fresh code for the table at ``nameplate``, its words drawn with ``below``."""
     if nameplate not in NAMEPLATES:
         raise ValueError(f"a nameplate is a number from 1 to {MAX_TABLES}, not {nameplate}")
-    return JoinCode(nameplate, secrets.choice(WORDS), secrets.choice(WORDS))
+    return JoinCode(nameplate, WORDS[below(len(WORDS))], WORDS[below(len(WORDS))])
 
 
-def free_nameplate(taken: Collection[int]) -> int:
+def free_nameplate(taken: Collection[int], below: Below) -> int:
     """A random nameplate not in ``taken``, with as few digits as possible.
 
     Random so codes do not all start with 1; one digit while a free one is
@@ -69,12 +72,12 @@ def free_nameplate(taken: Collection[int]) -> int:
             # A few random draws find a free number unless the span is nearly full;
             # then list the free ones (once per table at most, at start-up).
             for _ in range(8):
-                candidate = span[secrets.randbelow(len(span))]
+                candidate = span[below(len(span))]
                 if candidate not in taken:
                     return candidate
             free = [number for number in span if number not in taken]
             if free:
-                return secrets.choice(free)
+                return free[below(len(free))]
     raise ValueError(f"a host serves at most {MAX_TABLES} tables")
 
 

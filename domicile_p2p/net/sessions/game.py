@@ -9,11 +9,9 @@ events into the JSON objects the wire carries.
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
-from domicile_p2p.fairness.commit import GAME_ID_BYTES
 from domicile_p2p.identity import Identity, PublicKey
 from domicile_p2p.net.sessions.guards.heads import HeadClaim, host_check
 from domicile_p2p.net.sessions.room import EventObject, Refusal, RoomConfig, SeatHolder
@@ -46,14 +44,12 @@ class HostedGame:
         holders: Sequence[SeatHolder],
         pack: PackLike,
         *,
-        game_id: bytes | None = None,
+        game_id: bytes,
     ) -> HostedGame:
-        """A new game: the genesis names every seat's key, the pack and a game id.
-
-        The game id is fresh unless given (a fuzz run that must replay exactly).
-        """
+        """A new game: the genesis names every seat's key, the pack and ``game_id``
+        (``GAME_ID_BYTES`` fresh random bytes, drawn by the adapter)."""
         genesis = make_genesis(
-            game_id=secrets.token_bytes(GAME_ID_BYTES) if game_id is None else game_id,
+            game_id=game_id,
             host=host.public_key,
             difficulty=config.difficulty.value,
             seats=[(holder.name, PublicKey.from_hex(holder.key)) for holder in holders],

@@ -79,7 +79,6 @@ and every table carry on, and every refusal is logged.
 
 from __future__ import annotations
 
-import secrets
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -252,7 +251,7 @@ class HostSession:
         fingerprint: bytes,
         *,
         limits: HostLimits | None = None,
-        nonce: Callable[[int], bytes] = secrets.token_bytes,
+        nonce: Callable[[int], bytes],
     ) -> None:
         self.rooms: dict[int, Room] = {room.nameplate: room for room in rooms}
         self.fingerprint = fingerprint
