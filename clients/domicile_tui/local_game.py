@@ -36,7 +36,6 @@ from domicile_p2p.client_api import (
     SelfplaySeeds,
     SignedAction,
     Step,
-    VerifyReport,
     card_lists,
     make_genesis,
     verify,
@@ -53,9 +52,8 @@ from domicile_p2p.rules import (
     due,
     view,
 )
-from domicile_tui.news import Check, Verification
-from domicile_tui.recap import recap_of_events
-from domicile_tui.timeline import Reveal
+from domicile_tui.news import Verification
+from domicile_tui.verification import verification_of
 
 PolicyFactory = Callable[[int, Pack, int], Policy]
 
@@ -262,19 +260,3 @@ class LocalGame:
     def keep(self, directory: Path) -> Path:
         """Write the transcript into ``directory``, named by the game's id (as a host does)."""
         return self.export(directory / f"{self.replica.game_id}.json")
-
-
-def verification_of(report: VerifyReport) -> Verification:
-    """The client's summary of a verifier's report, with the secrets it proved."""
-    checks = [Check(c.name, c.ok, c.detail) for c in report.checks]
-    checks += [Check(n.name, None, n.detail) for n in report.not_checked]
-    reveal = None
-    replica = report.replica
-    final = replica.ledger.replay if replica is not None else None
-    if final is not None and final.secrets is not None:
-        reveal = Reveal(final.secrets.columns, final.secrets.culprit)
-    head = replica.head if replica is not None and replica.events else None
-    recap = recap_of_events(replica.events) if replica is not None else None
-    return Verification(
-        tuple(checks), report.valid, reveal=reveal, summary=report.summary, head=head, recap=recap
-    )

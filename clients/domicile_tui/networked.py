@@ -89,7 +89,6 @@ from domicile_p2p.rules import (
     new_game,
     view,
 )
-from domicile_tui.local_game import verification_of
 from domicile_tui.news import (
     ActionRefused,
     ChatLine,
@@ -115,6 +114,7 @@ from domicile_tui.session import (
 from domicile_tui.session import Role as SessionRole
 from domicile_tui.status import SeatKind, Severity, Status
 from domicile_tui.ticket import JoinTicket
+from domicile_tui.verification import verification_of
 
 WAIT_FOR_THE_HOST: Final = Backoff(attempts=None, first_attempts=3)
 """A person at a table waits for its host as long as they like (they can always leave);

@@ -99,7 +99,7 @@ def fold(events: Sequence[Event]) -> Timeline:
     for event in events[1:]:
         before = replica.state
         if stopped:
-            frames.append(Frame(event, before, before, _truth(replica), unchecked=True))
+            frames.append(Frame(event, before, before, truth_of(replica), unchecked=True))
             continue
         count = len(replica.events)
         try:
@@ -109,14 +109,16 @@ def fold(events: Sequence[Event]) -> Timeline:
             # else is refused and leaves the replica as it was.
             accepted = len(replica.events) > count
             state = replica.state if accepted else before
-            frames.append(Frame(event, before, state, _truth(replica), refused=violation))
+            frames.append(Frame(event, before, state, truth_of(replica), refused=violation))
             stopped = True
             continue
-        frames.append(Frame(event, before, replica.state, _truth(replica)))
+        frames.append(Frame(event, before, replica.state, truth_of(replica)))
     return Timeline(replica.config, tuple(frames))
 
 
-def _truth(replica: Replica) -> Reveal | None:
+def truth_of(replica: Replica) -> Reveal | None:
+    """What the Ghost's revealed seed re-derives in ``replica`` (``None`` before it, or when
+    it did not open the commitments)."""
     final = replica.ledger.replay
     if final is None or final.secrets is None:
         return None

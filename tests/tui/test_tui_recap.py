@@ -16,9 +16,9 @@ from domicile_p2p.transcript import Event
 from domicile_p2p.transcript.files import read_transcript
 from domicile_p2p.transcript.schema import GiveBody, GroupGiveBody, Kind
 from domicile_p2p.transcript.verify import verify
-from domicile_tui.local_game import verification_of
 from domicile_tui.recap import recap_of, recap_of_events
 from domicile_tui.timeline import fold
+from domicile_tui.verification import verification_of
 
 GAMES = Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "games"
 

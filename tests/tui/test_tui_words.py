@@ -22,10 +22,11 @@ from domicile_tui.describe import (
     your_prompt,
 )
 from domicile_tui.keys import HelpKeys, key_label
-from domicile_tui.local_game import LocalGame, verification_of
+from domicile_tui.local_game import LocalGame
 from domicile_tui.news import Check, Verification
 from domicile_tui.screens.end import export_suggestion
 from domicile_tui.screens.start import table_entry
+from domicile_tui.verification import verification_of
 from domicile_tui.widgets.calendar import calendar_line
 from domicile_tui.widgets.card import marker_chips
 from domicile_tui.widgets.verification import check_mark, verdict_line
