@@ -26,10 +26,37 @@ ENTRY_POINT_GROUP = "domicile_p2p.commands"
 Register = Callable[["argparse._SubParsersAction[argparse.ArgumentParser]"], None]
 
 
+EXIT_OK = 0
+EXIT_INVALID = 1
+EXIT_USAGE = 2
+EXIT_REFUSED = 3
+EXIT_IDENTITY = 4
+EXIT_UNREACHABLE = 5
+EXIT_INTERRUPTED = 130
+
+EXIT_CODES: Mapping[int, str] = {
+    EXIT_OK: "done (what was checked verifies; the game ended and verifies)",
+    EXIT_INVALID: "does not check out: a transcript or log fails to verify, an event "
+    "breaks\n       the rules, a pack has warnings, the host failed",
+    EXIT_USAGE: "bad options or input, said in one line (a join the host refuses in play)",
+    EXIT_REFUSED: "refused by the host: wrong code, table full... (bot, watch)",
+    EXIT_IDENTITY: "the host's identity changed (bot, watch)",
+    EXIT_UNREACHABLE: "the host could not be reached (bot, watch)",
+    EXIT_INTERRUPTED: "interrupted (Ctrl-C)",
+}
+"""Every exit code of every command, with what it means: ``--help`` and README show it."""
+
+
+def exit_codes_help() -> str:
+    """The exit-code table as ``--help`` prints it."""
+    rows = "\n".join(f"  {code:>3}  {meaning}" for code, meaning in EXIT_CODES.items())
+    return f"exit codes (every command):\n{rows}"
+
+
 class CommandError(Exception):
     """A user-facing failure: printed as one line, exit code 2 unless given."""
 
-    def __init__(self, message: str, exit_code: int = 2) -> None:
+    def __init__(self, message: str, exit_code: int = EXIT_USAGE) -> None:
         super().__init__(message)
         self.exit_code = exit_code
 
@@ -99,12 +126,20 @@ def _parser(
     parser = argparse.ArgumentParser(
         prog="domicile",
         description="Tortured Domicile: a provably fair LAN party deduction game.",
+        epilog=exit_codes_help(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"domicile-p2p {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, load in commands.items():
         if only is None or name == only:
             load()(subparsers)
+    for subparser in subparsers.choices.values():
+        # Every command's --help ends with the one table (a command's own epilog first).
+        own = f"{subparser.epilog}\n\n" if subparser.epilog else ""
+        subparser.epilog = own + exit_codes_help()
+        if subparser.formatter_class is argparse.HelpFormatter:
+            subparser.formatter_class = argparse.RawDescriptionHelpFormatter
     return parser
 
 
@@ -140,7 +175,7 @@ def main(
     handler = getattr(args, "handler", None)
     if handler is None:
         parser.print_help()
-        return 2
+        return EXIT_USAGE
     try:
         return int(handler(args))
     except CommandError as exc:
@@ -148,4 +183,4 @@ def main(
         return exc.exit_code
     except KeyboardInterrupt:
         print(f"domicile {args.command}: interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED

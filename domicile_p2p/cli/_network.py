@@ -13,7 +13,13 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from domicile_p2p.cli import CommandError
+from domicile_p2p.cli import (
+    EXIT_IDENTITY,
+    EXIT_INVALID,
+    EXIT_REFUSED,
+    EXIT_UNREACHABLE,
+    CommandError,
+)
 from domicile_p2p.identity import Identity, IdentityError, default_data_dir, load_or_create_identity
 from domicile_p2p.net.adapters.bot import BotOutcome
 from domicile_p2p.net.adapters.client import PeerClient, websocket_dialer
@@ -35,17 +41,6 @@ from domicile_p2p.text import inert
 from domicile_p2p.transcript import Event
 from domicile_p2p.transcript.files import write_transcript
 from domicile_p2p.transcript.names import name_problem
-
-EXIT_INVALID = 1
-EXIT_REFUSED = 3
-EXIT_IDENTITY = 4
-EXIT_UNREACHABLE = 5
-
-EXIT_CODES_HELP = (
-    "Exit codes: 0 the game ended and the transcript verifies; 1 it does not verify, or "
-    "the host sent an event that breaks the rules; 2 bad options; 3 refused by the host "
-    "(wrong code, table full...); 4 the host's identity changed; 5 the host could not be reached."
-)
 
 
 def name_argument(text: str) -> str:

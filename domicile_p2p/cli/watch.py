@@ -24,8 +24,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 
+from domicile_p2p.cli import EXIT_INVALID
 from domicile_p2p.cli._network import (
-    EXIT_INVALID,
     add_games_options,
     add_table_options,
     game_ended,
