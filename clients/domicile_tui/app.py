@@ -58,6 +58,9 @@ HOLD_AFTER_CLOSE = 0.5
 own: a second press meant for it is not taken by the screen behind (``screens.popup``).
 Counted from when the keys came in, not from when the app got to them."""
 
+DELIVERED = "delivered"
+"""Where, in the data dir, a transcript delivered to a browser is written first."""
+
 NOT_AT_A_TABLE = Status("Not at a table", connected=False)
 OPENING = Status("Opening the table…", connected=False)
 
@@ -657,6 +660,27 @@ class DomicileApp(App[None]):
             return
         self.exported = written
         self.notify(f"Transcript written to {written}", title="Exported")
+
+    def deliver_transcript(self, name: str) -> None:
+        """Export for a player in a browser (a browser seat): the transcript is written in
+        this client's own data dir and offered to the browser as a download, never to a
+        path the player types (which would be a path on the host's machine)."""
+        if self.session is not None:
+            self._deliver(self.session, Path(name).name)
+
+    @work(group="export", exit_on_error=False)
+    async def _deliver(self, session: TableSession, name: str) -> None:
+        door = await self.open_door()
+        target = door.home / DELIVERED / name
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            written = await session.export_transcript(target)
+        except OSError as error:
+            self.notify(f"Could not write the transcript: {error.strerror}", severity="error")
+            return
+        self.exported = written
+        self.deliver_binary(written, save_filename=written.name, mime_type="application/jsonl")
+        self.notify("The transcript is on its way to your downloads", title="Exported")
 
     @work(group="send", exit_on_error=False)
     async def _send(self, request: Awaitable[None]) -> None:

@@ -16,9 +16,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import importlib.util
 import resource
 import signal
 import sys
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, Final
 
@@ -27,9 +29,16 @@ from domicile_p2p.cli._network import name_argument
 from domicile_p2p.cli._sandglass import add_timer_argument, timer_from
 from domicile_p2p.identity import IdentityError, default_data_dir
 from domicile_p2p.net.adapters.gc_pauses import THAW_EVERY
-from domicile_p2p.net.adapters.host import DEFAULT_PORT, HostConfig, HostError, start_host
+from domicile_p2p.net.adapters.host import (
+    DEFAULT_PORT,
+    HostConfig,
+    HostError,
+    RunningHost,
+    start_host,
+)
 from domicile_p2p.net.adapters.logs import human_lines, json_lines
 from domicile_p2p.net.adapters.store import StoreError
+from domicile_p2p.net.address import Address
 from domicile_p2p.net.errors import BadJoinCode, NetError
 from domicile_p2p.net.join.codes import parse_code
 from domicile_p2p.net.sessions.guards.setup import DEFAULT_SETUP_TIMEOUT
@@ -53,6 +62,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         ),
     )
     parser.add_argument("--headless", action="store_true", help="no UI: JSON log lines")
+    add_browser_seats_argument(parser)
     parser.add_argument(
         "--name", default="Tortured Domicile", type=name_argument, help="the table's name"
     )
@@ -206,6 +216,51 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.set_defaults(handler=run)
 
 
+def add_browser_seats_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--browser-seats",
+        type=int,
+        default=0,
+        metavar="N",
+        help="serve N open investigator seats to browsers, each at its own secret "
+        "https://INTERFACE:PORT/s/TOKEN (logged as browser-seat; needs --interface and the "
+        f"web extra: {WEB_EXTRA})",
+    )
+    parser.add_argument(
+        "--browser-port",
+        type=int,
+        default=0,
+        metavar="PORT",
+        help="the port the browser seats are served on (default: any free one)",
+    )
+
+
+WEB_EXTRA: Final = "pip install 'domicile-p2p[web]'"
+
+
+def browser_seats_from(args: argparse.Namespace, config: HostConfig) -> int:
+    """How many browser seats to serve, checked against the table (0: none)."""
+    seats: int = args.browser_seats
+    if seats == 0:
+        return 0
+    if seats < 0:
+        raise CommandError("--browser-seats is 0 or more")
+    if not 0 <= args.browser_port <= 65535:
+        raise CommandError(f"--browser-port is 0 to 65535, not {args.browser_port}")
+    if config.interface is None or config.interface in ("0.0.0.0", "::"):
+        raise CommandError("--browser-seats needs --interface IP: the address the seats' URLs name")
+    if config.tables != 1:
+        raise CommandError("--browser-seats serves the seats of one table: drop --tables")
+    open_seats = config.investigators - len(config.bot_seats - {0})
+    if seats > open_seats:
+        raise CommandError(
+            f"--browser-seats {seats}: the table has {open_seats} open investigator seat(s)"
+        )
+    if any(importlib.util.find_spec(name) is None for name in ("aiohttp", "textual_serve")):
+        raise CommandError(f"--browser-seats needs the web extra: {WEB_EXTRA}")
+    return seats
+
+
 def bot_seats(text: str, investigators: int) -> frozenset[int]:
     """``--bots``: a comma-separated list of investigator seats, or all / all-but-one / none."""
     word = text.strip().lower()
@@ -308,7 +363,13 @@ def config_from(args: argparse.Namespace) -> HostConfig:
     return config
 
 
-async def serve(config: HostConfig, headless: bool, exit_when_done: bool) -> int:
+async def serve(
+    config: HostConfig,
+    headless: bool,
+    exit_when_done: bool,
+    browser_seats: int = 0,
+    browser_port: int = 0,
+) -> int:
     log = json_lines(sys.stdout) if headless else human_lines(sys.stdout, quiet=_HUMAN_QUIET)
     host = await start_host(config, log)
     if not headless:
@@ -316,6 +377,13 @@ async def serve(config: HostConfig, headless: bool, exit_when_done: bool) -> int
         for table in host.tables():
             urls = " or ".join(host.urls)
             print(f"Table '{inert(table.name)}': code {table.code}  (join at {urls})")
+    closers: list[Callable[[], Awaitable[None]]] = []
+    if browser_seats:
+        try:
+            closers.append(await serve_browser_seats(host, browser_seats, browser_port))
+        except BaseException:
+            await host.close()
+            raise
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
@@ -332,16 +400,46 @@ async def serve(config: HostConfig, headless: bool, exit_when_done: bool) -> int
     finally:
         for waiter in waiters:
             waiter.cancel()
+        for close in closers:
+            await close()
         await host.close()
     if host.failure is not None:
         raise CommandError(host.failure, 1)
     return 0
 
 
+async def serve_browser_seats(
+    host: RunningHost, seats: int, port: int
+) -> Callable[[], Awaitable[None]]:
+    """Serve ``seats`` of the host's table to browsers (each logged as ``browser-seat``);
+    returns what stops them."""
+    from domicile_p2p.net.adapters.browser_seats import BrowserSeatServer  # the web extra
+
+    config = host.config
+    assert config.interface is not None
+    table = host.tables()[0]
+    server = BrowserSeatServer(
+        certificate=host.certificate,
+        interface=config.interface,
+        port=port,
+        table=table.nameplate,
+        table_url=Address(config.interface, host.port).url,
+        code=table.code,
+        seats=seats,
+        data_dir=config.data_dir / "browser-seats" / f"table-{table.nameplate}",
+        log=host.log,
+    )
+    await server.start()
+    return server.close
+
+
 def run(args: argparse.Namespace) -> int:
     config = config_from(args)
+    seats = browser_seats_from(args, config)
     try:
-        return asyncio.run(serve(config, args.headless, args.exit_when_done))
+        return asyncio.run(
+            serve(config, args.headless, args.exit_when_done, seats, args.browser_port)
+        )
     except (HostError, StoreError, IdentityError) as exc:
         raise CommandError(str(exc)) from None
     except TranscriptError as exc:

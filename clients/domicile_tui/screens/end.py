@@ -190,6 +190,9 @@ class EndScreen(TableScreen):
         if view is None:
             return
         suggestion = export_suggestion(lobby.table_name if lobby else "table", view.state.day)
+        if self.app.is_web:  # a browser seat: a download, never a path on the host
+            self.table.deliver_transcript(suggestion.name)
+            return
 
         def chosen(path: Path | None) -> None:
             if path is not None:

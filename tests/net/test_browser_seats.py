@@ -1,0 +1,281 @@
+"""Browser seats served by a real host on 127.0.0.1 (port 0): the token, the Origin and
+Host, the page's files, and a seat's ``domicile play`` process at the table."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib.util
+import json
+import re
+import signal
+import sys
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+aiohttp = pytest.importorskip("aiohttp", reason="browser seats need the web extra")
+
+from domicile_p2p.cli import CommandError  # noqa: E402
+from domicile_p2p.cli.host import browser_seats_from, config_from, register  # noqa: E402
+from domicile_p2p.net.adapters.browser_seats import STATIC_FILES, BrowserSeatServer  # noqa: E402
+from domicile_p2p.net.adapters.host import HostConfig, RunningHost, start_host  # noqa: E402
+from domicile_p2p.packs import load_default_pack  # noqa: E402
+
+LOOPBACK = "127.0.0.1"
+
+
+class Served:
+    def __init__(self, host: RunningHost, seats: BrowserSeatServer, logged: list[Any]) -> None:
+        self.host = host
+        self.seats = seats
+        self.logged = logged
+
+    @property
+    def authority(self) -> str:
+        return self.seats.seats[0].url.split("/")[2]
+
+
+@pytest.fixture
+async def served(tmp_path: Path) -> AsyncIterator[Served]:
+    host = await start_host(
+        HostConfig(
+            data_dir=tmp_path / "host",
+            name="Friday",
+            interface=LOOPBACK,
+            port=0,
+            investigators=2,
+            ghost_bot=True,
+            advertise=False,
+            pack=load_default_pack(),
+        )
+    )
+    logged: list[Any] = []
+    table = host.tables()[0]
+    seats = BrowserSeatServer(
+        certificate=host.certificate,
+        interface=LOOPBACK,
+        port=0,
+        table=table.nameplate,
+        table_url=f"wss://{LOOPBACK}:{host.port}",
+        code=table.code,
+        seats=2,
+        data_dir=tmp_path / "browser-seats",
+        log=lambda event, fields: logged.append((event, dict(fields))),
+    )
+    await seats.start()
+    try:
+        yield Served(host, seats, logged)
+    finally:
+        await seats.close()
+        await host.close()
+
+
+def client() -> aiohttp.ClientSession:
+    # The table's certificate is self-signed (players pin it); the test reads what is served.
+    return aiohttp.ClientSession(connector=aiohttp.TCPConnector(ssl=False))
+
+
+async def test_each_seat_is_logged_with_its_url(served: Served) -> None:
+    urls = [seat.url for seat in served.seats.seats]
+    assert len(set(urls)) == 2
+    for url in urls:
+        assert re.fullmatch(r"https://127\.0\.0\.1:\d+/s/[A-Za-z0-9_-]{22}", url)
+    table = served.host.tables()[0].nameplate
+    assert served.logged == [("browser-seat", {"table": table, "url": url}) for url in urls]
+
+
+async def test_a_wrong_or_missing_token_gets_404_and_nothing_is_listed(served: Served) -> None:
+    token = served.seats.seats[0].token
+    base = f"https://{served.authority}"
+    wrong = token[:-1] + ("A" if token[-1] != "A" else "B")
+    async with client() as session:
+        for path in (
+            "/", "/s/", f"/s/{wrong}", f"/s/{wrong}/static/textual.js", f"/s/{wrong}/ws",
+            "/static/", "/static/js/textual.js", f"/s/{token}/static/",
+            f"/s/{token}/static/..%2f..%2fserver.py", f"/s/{token}/static/background.png",
+            "/download/anything",
+        ):  # fmt: skip
+            async with session.get(base + path) as response:
+                assert response.status == 404, path
+
+
+async def test_the_page_needs_nothing_from_outside_the_host(served: Served) -> None:
+    seat = served.seats.seats[0]
+    async with client() as session:
+        async with session.get(seat.url) as response:
+            assert response.status == 200
+            page = await response.text()
+            policy = response.headers["Content-Security-Policy"]
+            assert response.headers["Referrer-Policy"] == "no-referrer"
+        urls = set(re.findall(r"[a-z]+://[^\"' )<>]+", page))
+        assert urls == {f"wss://{served.authority}/s/{seat.token}/ws"}
+        assert "default-src 'none'" in policy and f"connect-src wss://{served.authority}" in policy
+        for name in STATIC_FILES:
+            assert f"/s/{seat.token}/static/{name}" in page
+            async with session.get(f"{seat.url}/static/{name}") as response:
+                assert response.status == 200 and len(await response.read()) > 1000
+                if name.endswith((".js", ".css")):
+                    body = (await response.read()).decode()
+                    assert "googleapis" not in body and "fonts.g" not in body
+
+
+async def test_a_websocket_from_another_page_or_host_is_refused(served: Served) -> None:
+    seat = served.seats.seats[0]
+    ws_url = seat.url.replace("https://", "wss://") + "/ws"
+    own = f"https://{served.authority}"
+    async with client() as session:
+        for headers in (
+            {"Origin": "https://evil.example"},
+            {"Origin": "null"},
+            {"Origin": own, "Host": f"rebound.example:{served.authority.split(':')[1]}"},
+            {},
+        ):
+            with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                await session.ws_connect(ws_url, headers=headers)
+            assert refused.value.status == 403, headers
+    assert served.seats.live == frozenset()
+    assert [event for event, _ in served.logged].count("browser-seat-refused") == 4
+    assert served.host.tables()[0].seats_free == 2
+
+
+async def frames_until(websocket: Any, done: Any, within: float) -> bytes:
+    seen = b""
+    deadline = time.monotonic() + within
+    while not done(seen):
+        left = deadline - time.monotonic()
+        assert left > 0, seen[-2000:]
+        try:
+            message = await websocket.receive(timeout=left)
+        except TimeoutError:
+            continue
+        if message.type is aiohttp.WSMsgType.BINARY:
+            seen += message.data
+        elif message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED):
+            raise AssertionError(f"the seat closed: {seen[-2000:]!r}")
+    return seen
+
+
+async def closed_by_the_host(websocket: Any, within: float) -> None:
+    deadline = time.monotonic() + within
+    while True:
+        message = await websocket.receive(timeout=max(0.01, deadline - time.monotonic()))
+        if message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED):
+            return
+
+
+async def until(condition: Any, within: float, what: str) -> None:
+    deadline = time.monotonic() + within
+    while not condition():
+        assert time.monotonic() < deadline, what
+        await asyncio.sleep(0.05)
+
+
+@pytest.mark.slow
+async def test_a_seat_plays_at_the_table_and_a_page_that_comes_back_gets_it_back(
+    served: Served,
+) -> None:
+    seat = served.seats.seats[0]
+    ws_url = seat.url.replace("https://", "wss://") + "/ws?width=80&height=24"
+    own = {"Origin": f"https://{served.authority}"}
+    async with client() as session:
+        first = await session.ws_connect(ws_url, headers=own)
+        await until(lambda: served.host.tables()[0].seats_free == 1, 60, "the seat taken")
+        assert served.seats.live == {seat.token}
+        await frames_until(first, lambda seen: b"Browser 1" in seen, 60)
+        # The same seat's page again (a phone woke up): the old process gives way.
+        second = await session.ws_connect(ws_url, headers=own)
+        await closed_by_the_host(first, 30)
+        screen = await frames_until(second, lambda seen: b"Browser 1" in seen, 60)
+        assert served.seats.live == {seat.token}
+        assert served.host.tables()[0].seats_free == 1
+        assert json.dumps(screen.decode(errors="replace"))  # the terminal's output, as bytes
+        await second.close()
+        await until(lambda: not served.seats.live, 30, "the process stopped")
+
+
+def host_args(*argv: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="domicile")
+    register(parser.add_subparsers(dest="command"))
+    return parser.parse_args(["host", "--headless", "--ghost", "bot", *argv])
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (("--browser-seats", "1"), "--browser-seats needs --interface IP"),
+        (("--browser-seats", "1", "--interface", "0.0.0.0"), "--browser-seats needs --interface"),
+        (("--browser-seats", "-1"), "--browser-seats is 0 or more"),
+        (("--browser-seats", "4", "--interface", LOOPBACK), "has 3 open investigator seat(s)"),
+        (
+            ("--browser-seats", "2", "--interface", LOOPBACK, "--bots", "2,3"),
+            "has 1 open investigator seat(s)",
+        ),
+        (("--browser-seats", "1", "--interface", LOOPBACK, "--tables", "2"), "drop --tables"),
+        (
+            ("--browser-seats", "1", "--interface", LOOPBACK, "--browser-port", "70000"),
+            "0 to 65535",
+        ),
+    ],
+)
+def test_browser_seats_the_table_cannot_serve_are_one_line_errors(
+    argv: tuple[str, ...], message: str
+) -> None:
+    args = host_args(*argv)
+    with pytest.raises(CommandError) as caught:
+        browser_seats_from(args, config_from(args))
+    assert message in str(caught.value)
+
+
+def test_without_the_web_extra_the_option_says_how_to_get_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    args = host_args("--browser-seats", "1", "--interface", LOOPBACK)
+    config = config_from(args)
+    assert browser_seats_from(args, config) == 1
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name: None if name == "textual_serve" else real(name)
+    )
+    with pytest.raises(CommandError, match=re.escape("pip install 'domicile-p2p[web]'")):
+        browser_seats_from(args, config)
+    assert "pip install 'domicile-p2p[web]'" in " ".join(
+        action.help or "" for action in argparse_actions(args)
+    )
+
+
+def argparse_actions(_: argparse.Namespace) -> list[argparse.Action]:
+    parser = argparse.ArgumentParser(prog="domicile")
+    register(parser.add_subparsers(dest="command"))
+    subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return list(subparsers.choices["host"]._actions)
+
+
+async def test_domicile_host_serves_and_logs_its_browser_seats(tmp_path: Path) -> None:
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "domicile_p2p", "host", "--headless", "--interface", LOOPBACK,
+        "--port", "0", "--investigators", "2", "--ghost", "bot", "--no-advertise",
+        "--browser-seats", "2", "--data-dir", str(tmp_path),
+        stdout=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    assert process.stdout is not None
+    try:
+        records: list[dict[str, Any]] = []
+        while len([r for r in records if r.get("event") == "browser-seat"]) < 2:
+            line = await asyncio.wait_for(process.stdout.readline(), 60)
+            assert line, records
+            records.append(json.loads(line))
+        seats = [r for r in records if r.get("event") == "browser-seat"]
+        assert {tuple(sorted(r)) for r in seats} == {("event", "table", "time", "url")}
+        async with client() as session:
+            for record in seats:
+                async with session.get(record["url"]) as response:
+                    assert response.status == 200
+                async with session.get(record["url"][:-1] + "x") as response:
+                    assert response.status == 404
+    finally:
+        process.send_signal(signal.SIGTERM)
+        assert await asyncio.wait_for(process.wait(), 60) == 0
