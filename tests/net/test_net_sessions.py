@@ -19,10 +19,11 @@ from net_support import (
 from domicile_p2p import canonical
 from domicile_p2p.identity import Identity
 from domicile_p2p.net import wire
-from domicile_p2p.net.errors import BadEvent, Refused, WrongCode
+from domicile_p2p.net.errors import BadEvent, HostMisbehaved, Refused, WrongCode
 from domicile_p2p.net.join.codes import JoinCode
 from domicile_p2p.net.sessions.effects import Send
 from domicile_p2p.net.sessions.host import HostLimits
+from domicile_p2p.net.sessions.peer import PeerSession
 from domicile_p2p.net.wire import PROTOCOL, Join, Role
 from domicile_p2p.transcript.schema import Kind, LockBody
 from domicile_p2p.transcript.verify import verify
@@ -442,3 +443,16 @@ def test_a_host_with_tables_past_nine_keeps_each_tables_traffic_to_its_own_seats
             assert {canonical.encode(value) for value in message.events} <= own_lines[number]
     lonely = tables[345][0].connection
     assert not [m for c, m in sent if c == lonely and isinstance(m, wire.Events)]
+
+
+def test_a_peer_is_offline_until_its_connection_is_made_and_again_once_it_is_lost() -> None:
+    session = PeerSession(Identity.generate(), CODE.nameplate, code=CODE, name="Ann")
+    assert not session.connected
+    with pytest.raises(HostMisbehaved):
+        session.receive(wire.Welcome(PROTOCOL, "00" * 32))
+    session.connection_made(FINGERPRINT, pinned=False)
+    assert session.connected
+    session.connection_lost()
+    assert not session.connected
+    with pytest.raises(HostMisbehaved):
+        session.receive(wire.Welcome(PROTOCOL, "00" * 32))

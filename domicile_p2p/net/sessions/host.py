@@ -25,8 +25,10 @@ tests rely on.
 A connection goes through these phases::
 
     HELLO     the host sent Welcome(nonce).  The client sends Join or Watch
-              (with its PAKE message) -> CONFIRM, or Resume (signature over
+              (with its PAKE message) -> QUEUED, or Resume (signature over
               the nonce) -> SEATED.
+    QUEUED    the join waits its turn for the PAKE (``admission.py``: the
+              address's guesses and the host's join rate) -> CONFIRM.
     CONFIRM   the host sent its PAKE reply and confirmation.  The client's
               Confirm carries its confirmation and its identity proof
               -> SEATED (a Join) or WATCHING (a Watch), or a fatal error
@@ -69,6 +71,12 @@ first peer that comes back holding more (its ``have``): it logs
 was signed by this host (and its author), so the game's table checks each as
 a replica would and takes it as its next event; nothing else can be added.
 
+The host's parts, each sans I/O with its own tests: ``admission.py`` (connection
+caps, shedding, the join queue, PAKE failure counts), ``chat.py`` (chat budgets),
+``room.py`` (a table's seats and lobby), ``game.py`` (its game), ``guards/``
+(deadlines and cross-checks).  This module keeps the connections' phases and
+turns the parts' answers into effects.
+
 Whatever a connection sends, the worst it can do is lose its own
 connection: a frame the codec refuses, a message at the wrong moment or an
 action the table refuses gets a typed :class:`~domicile_p2p.net.wire.Error`
@@ -79,7 +87,6 @@ and every table carry on, and every refusal is logged.
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
@@ -88,6 +95,8 @@ from typing import Any, Final
 from domicile_p2p.net.errors import WireError
 from domicile_p2p.net.join.auth import proof_holds
 from domicile_p2p.net.join.pake import Binding, HostReply, host_reply
+from domicile_p2p.net.sessions.admission import Admission, Opening
+from domicile_p2p.net.sessions.chat import ChatBudgets, chat_text
 from domicile_p2p.net.sessions.effects import (
     Close,
     ConnectionId,
@@ -100,8 +109,11 @@ from domicile_p2p.net.sessions.effects import (
 )
 from domicile_p2p.net.sessions.guards.heads import HeadClaim
 from domicile_p2p.net.sessions.guards.sandglass import SandGlass
-from domicile_p2p.net.sessions.guards.setup import DEFAULT_SETUP_TIMEOUT, SetupWatch
-from domicile_p2p.net.sessions.limits import ConnectionRate, FailureLimiter, TokenBucket
+from domicile_p2p.net.sessions.guards.setup import SetupWatch
+
+# HostLimits lives with the other limits; adapters and tests import it from here too.
+from domicile_p2p.net.sessions.limits import HostLimits as HostLimits
+from domicile_p2p.net.sessions.limits import TokenBucket
 from domicile_p2p.net.sessions.room import (
     EventObject,
     Refusal,
@@ -138,81 +150,12 @@ CLOSE_POLICY: Final = 1008
 NONCE_BYTES: Final = 32
 
 
-@dataclass(frozen=True, slots=True)
-class HostLimits:
-    handshake_timeout: float = 20.0
-    """Seconds a connection may take to sit down before it is closed."""
-    message_rate: float = 20.0
-    message_burst: float = 60.0
-    fetch_cost: float = 5.0
-    max_bad_frames: int = 5
-    """Refused messages (of any kind: junk, out of place, refused actions) a connection may
-    send with no accepted action between them; one more closes it."""
-    chat_rate: float = 0.5
-    chat_burst: float = 5.0
-    """Chats per second one seat may send on average, and in a burst."""
-    chat_characters: int = 20_000
-    """Characters (code points) of chat one seat may send in one game."""
-    join_failures: int = 5
-    join_window: float = 60.0
-    """Wrong codes (or bad proofs) per remote address per window."""
-    pending_joins: int = 8
-    """Joins one remote address may have at once: waiting their turn or between the PAKE
-    reply and its confirmation.  Of these at most ``join_failures`` minus the address's
-    failures in the window get a PAKE reply (each reply is one guess of the code); the
-    others wait until one is confirmed."""
-    join_rate: float = 20.0
-    join_burst: float = 40.0
-    """PAKE replies per second the whole host computes, on average and in a burst.  One
-    costs 8 to 16 ms of CPU (``SECURITY.md``), so joins take at most about a third of one
-    core; the joins over it wait their turn (within the handshake timeout)."""
-    join_queue: int = 256
-    """Joins the whole host keeps waiting for their turn; one more is refused (``rate-limited``)."""
-    max_connections: int = 768
-    """Network connections open at once (in-process ones are not counted: they hold no file
-    descriptor).  Over it the oldest connection not yet seated gives way; with none, the new
-    one is refused.  ``domicile host`` sizes it to the process's descriptor limit."""
-    max_per_address: int = 64
-    """Network connections one remote address may have open at once; one more is refused."""
-    connection_rate: float = 32.0
-    """New network connections one remote address may open per second on average, in
-    bursts of up to ``max_per_address``.  The adapter asks at accept
-    (:meth:`HostSession.admits`): one more is closed before its TLS handshake, so an
-    address reconnecting as fast as it can costs the host an accept and a close each
-    time, not a handshake."""
-    setup_timeout: float = DEFAULT_SETUP_TIMEOUT
-    """Seconds a setup step may take before the game is aborted, naming who held it up."""
-    max_spectators: int = 16
-    """Spectators one table takes at once; one more is refused (``spectators-full``)."""
-    ready_timeout: float = 120.0
-    """Seconds a person's seat may stay not ready in the lobby of a table's next game
-    before it is freed (the lobby says so to everyone; the owner may start sooner)."""
-
-
 class _Phase(Enum):
     HELLO = "hello"
     QUEUED = "queued"  # a join waiting its turn for the PAKE (per address, or the host's rate)
     CONFIRM = "confirm"
     SEATED = "seated"
     WATCHING = "watching"  # a spectator: no seat, the table's public events only
-
-
-@dataclass(slots=True)
-class _ChatBudget:
-    """What one seat may still chat in one game: a rate, and characters in total."""
-
-    game_id: str
-    bucket: TokenBucket
-    characters: int = 0
-
-
-def _chat_text(action: Mapping[str, Any]) -> str | None:
-    """The text of an action that says it is a chat (checked for real by the table after)."""
-    body = action.get("body")
-    if action.get("kind") != "chat" or not isinstance(body, dict):
-        return None
-    text = body.get("text")
-    return text if isinstance(text, str) else None
 
 
 @dataclass(slots=True)
@@ -232,14 +175,6 @@ class _Connection:
     counted: bool = True
     """A network connection (it holds a descriptor): counted against the connection caps."""
     log_fields: dict[str, Any] = field(default_factory=dict)
-
-
-def _remote_host(remote: str) -> str:
-    """Rate limits are per address, not per (address, port)."""
-    if remote.startswith("["):
-        return remote[1 : remote.find("]")]
-    host, _, port = remote.rpartition(":")
-    return host if host and port.isdigit() and host.count(":") == 0 else remote
 
 
 class HostSession:
@@ -285,25 +220,10 @@ class HostSession:
             nameplate for nameplate, room in self.rooms.items() if room.game is not None
         }
         """Tables with new events since the setup watch last looked (a resumed game too)."""
-        self._failures = FailureLimiter(self.limits.join_failures, self.limits.join_window)
-        self._pending: dict[str, int] = {}
-        """address -> joins between their PAKE reply and its confirmation (each one a guess)."""
-        self._queued: dict[str, int] = {}
-        """address -> joins waiting their turn (phase QUEUED)."""
-        self._join_queue: deque[ConnectionId] = deque()
-        """Joins waiting their turn, oldest first (connections gone since are skipped)."""
-        self._join_bucket = TokenBucket(self.limits.join_rate, self.limits.join_burst)
-        self._open_per_address: dict[str, int] = {}
-        """address -> its network connections open now."""
-        self._open_counted = 0
-        """Network connections open now (``max_connections``)."""
-        self._connection_rate = ConnectionRate(
-            self.limits.connection_rate, self.limits.max_per_address
-        )
+        self._admission = Admission(self.limits)
         self._setup = SetupWatch(self.limits.setup_timeout)
         self._sand_glass = SandGlass()
-        self._chat: dict[tuple[int, int], _ChatBudget] = {}
-        """(table, seat) -> what that seat may still chat in the table's current game."""
+        self._chat = ChatBudgets(self.limits)
 
     # ------------------------------------------------------------- queries
 
@@ -323,7 +243,7 @@ class HostSession:
         pending = [
             state.opened + self.limits.handshake_timeout for state in self._handshaking.values()
         ]
-        joins_resume = self._join_bucket.ready_at() if self._join_queue else None
+        joins_resume = self._admission.turns_resume_at()
         for clock in (self._setup.deadline(), self._sand_glass.deadline(), joins_resume):
             if clock is not None:
                 pending.append(clock)
@@ -347,7 +267,7 @@ class HostSession:
         Asked before :meth:`connect`, when the socket is accepted and before anything is
         read from it: a refused one is closed there and never reaches the session.
         """
-        return self._connection_rate.admit(_remote_host(remote), now)
+        return self._admission.admits(remote, now)
 
     def connect(
         self, connection: ConnectionId, remote: str, now: float, *, counted: bool = True
@@ -366,18 +286,15 @@ class HostSession:
             Log("connected", {"connection": connection, "remote": remote}),
         ]
         if counted:
-            address = _remote_host(remote)
-            already = self._open_per_address.get(address, 0)
-            self._open_per_address[address] = already + 1
-            self._open_counted += 1
-            if already >= self.limits.max_per_address:
+            opening = self._admission.open(remote)
+            if opening is Opening.ADDRESS_FULL:
                 return effects + self._fatal(
                     state,
                     ErrorCode.RATE_LIMITED,
                     f"too many connections from your address (at most "
                     f"{self.limits.max_per_address} at once)",
                 )
-            if self._open_counted > self.limits.max_connections:
+            if opening is Opening.HOST_FULL:
                 effects += self._shed(state)
                 if state.closing:
                     return effects
@@ -480,8 +397,7 @@ class HostSession:
         self._handshaking.pop(connection, None)
         self._unqueue(state)
         if state.counted:
-            self._open_counted -= 1
-            _count_down(self._open_per_address, _remote_host(state.remote))
+            self._admission.close(state.remote)
         effects: list[HostEffect] = [Log("disconnected", {"connection": connection})]
         if state.phase is _Phase.CONFIRM and state.reply is not None:
             # The client saw our confirmation and hung up: its code was wrong.
@@ -561,7 +477,7 @@ class HostSession:
         return room
 
     def _check_rate(self, state: _Connection, now: float) -> None:
-        wait = self._failures.retry_after(_remote_host(state.remote), now)
+        wait = self._admission.retry_after(state.remote, now)
         if wait is not None:
             raise Refusal(
                 ErrorCode.RATE_LIMITED,
@@ -569,7 +485,7 @@ class HostSession:
             )
 
     def _failed(self, state: _Connection, now: float, code: ErrorCode, message: str) -> Refusal:
-        count = self._failures.record_failure(_remote_host(state.remote), now)
+        count = self._admission.record_failure(state.remote, now)
         state.log_fields["failures"] = count
         return Refusal(code, message)
 
@@ -583,21 +499,10 @@ class HostSession:
             self._check_rate(state, now)
         except Refusal as refusal:
             return self._fatal(state, refusal.code, str(refusal))
-        address = _remote_host(state.remote)
-        if (
-            self._pending.get(address, 0) + self._queued.get(address, 0)
-            >= self.limits.pending_joins
-        ):
-            return self._fatal(
-                state, ErrorCode.RATE_LIMITED, "too many joins at once from your address"
-            )
-        if len(self._join_queue) >= self.limits.join_queue:
-            return self._fatal(
-                state, ErrorCode.RATE_LIMITED, "the host is busy with joins; try again in a minute"
-            )
+        refused = self._admission.queue(state.id, state.remote)
+        if refused is not None:
+            return self._fatal(state, ErrorCode.RATE_LIMITED, refused)
         state.join, state.table, state.phase = message, room.nameplate, _Phase.QUEUED
-        self._queued[address] = self._queued.get(address, 0) + 1
-        self._join_queue.append(state.id)
         return []
 
     def _unqueue(self, state: _Connection) -> None:
@@ -605,73 +510,56 @@ class HostSession:
         if state.phase is not _Phase.QUEUED:
             return
         state.phase = _Phase.HELLO
-        _count_down(self._queued, _remote_host(state.remote))
+        self._admission.unqueue(state.remote)
 
     def _admit_joins(self, now: float) -> list[HostEffect]:
-        """Give the waiting joins their PAKE, oldest first, within both budgets.
-
-        Per address: the failures in the window plus the replies not yet confirmed stay
-        under ``join_failures``, so however the joins are spread over connections an
-        address gets at most that many guesses of the code per window.  For the whole
-        host: the ``join_rate`` bucket, so a flood from many addresses costs a bounded
-        share of the CPU.  A join that is not admitted waits (the handshake timeout
-        bounds how long); one from an address now over its failures is refused.
-        """
+        """Give the waiting joins whose turn has come their PAKE (``admission.py`` says
+        whose, within the per-address and whole-host budgets); refuse the ones from an
+        address now over its failures.  A join not admitted waits (the handshake timeout
+        bounds how long)."""
         effects: list[HostEffect] = []
-        waiting: deque[ConnectionId] = deque()
-        queue = self._join_queue
-        while queue:
-            state = self._connections.get(queue.popleft())
-            if state is None or state.phase is not _Phase.QUEUED:
-                continue  # gone, or refused, since it queued
-            address = _remote_host(state.remote)
-            if self._failures.retry_after(address, now) is not None:
-                self._unqueue(state)
-                try:
-                    self._check_rate(state, now)
-                except Refusal as refusal:
-                    effects += self._fatal(state, refusal.code, str(refusal))
-                continue
-            guesses = self._failures.recent(address, now) + self._pending.get(address, 0)
-            if guesses >= self.limits.join_failures:
-                waiting.append(state.id)
-                continue
-            if not self._join_bucket.allow(now):
-                waiting.append(state.id)
-                break
+        for connection, admitted in self._admission.turns(now, self._queued_from):
+            state = self._connections[connection]
             self._unqueue(state)
-            effects += self._pake(state, now)
-        waiting.extend(queue)
-        self._join_queue = waiting
+            if admitted:
+                effects += self._pake(state, now)
+                continue
+            try:
+                self._check_rate(state, now)
+            except Refusal as refusal:
+                effects += self._fatal(state, refusal.code, str(refusal))
         return effects
+
+    def _queued_from(self, connection: ConnectionId) -> str | None:
+        """The remote of ``connection`` while its join waits its turn."""
+        state = self._connections.get(connection)
+        return state.remote if state is not None and state.phase is _Phase.QUEUED else None
 
     def _pake(self, state: _Connection, now: float) -> list[HostEffect]:
         """The host's half of the PAKE for a join whose turn has come."""
         message, table = state.join, state.table
         assert message is not None and table is not None
         room = self.rooms[table]
-        address = _remote_host(state.remote)
         binding = Binding(room.nameplate, self.fingerprint, bytes.fromhex(message.key), state.nonce)
         try:
             reply = host_reply(room.config.code, binding, bytes.fromhex(message.pake))
         except WireError as exc:
             # As costly as a wrong code, and as telling: it counts as a failure.
             state.join = state.table = None
-            state.log_fields["failures"] = self._failures.record_failure(address, now)
+            state.log_fields["failures"] = self._admission.record_failure(state.remote, now)
             return self._bad(state, ErrorCode(exc.code), str(exc))
         # From here the client can tell from our confirmation whether its code was right.
         # A client that then hangs up (or times out) is counted as a wrong code.
-        self._pending[address] = self._pending.get(address, 0) + 1
+        self._admission.guessing(state.remote)
         state.reply, state.phase = reply, _Phase.CONFIRM
         return [Send(state.id, PakeReply(reply.message.hex(), reply.mac.hex()))]
 
     def _leave_confirm(self, state: _Connection, now: float, *, failed: bool) -> None:
         """The connection is past its PAKE (confirmed, refused, or gone)."""
-        address = _remote_host(state.remote)
-        _count_down(self._pending, address)
+        failures = self._admission.guessed(state.remote, now, failed=failed)
         state.reply = None
-        if failed:
-            state.log_fields["failures"] = self._failures.record_failure(address, now)
+        if failures is not None:
+            state.log_fields["failures"] = failures
 
     def _confirm(self, state: _Connection, message: Confirm, now: float) -> list[HostEffect]:
         join, reply = state.join, state.reply
@@ -1009,10 +897,10 @@ class HostSession:
         room = self.rooms[state.table]
         if room.game is None:
             return self._bad(state, ErrorCode.UNEXPECTED, "the game has not begun yet")
-        chat = _chat_text(message.action)
-        budget = None if chat is None else self._chat_budget(room, state.seat, room.game.game_id)
-        if chat is not None and budget is not None:
-            over = self._chat_over(budget, chat, now)
+        game_id = room.game.game_id
+        chat = chat_text(message.action)
+        if chat is not None:
+            over = self._chat.refusal(room.nameplate, state.seat, game_id, chat, now)
             if over is not None:
                 return self._bad(state, ErrorCode.CHAT_LIMIT, over)
         start = len(room.game.events)
@@ -1021,34 +909,9 @@ class HostSession:
         except Refusal as refusal:
             return self._bad(state, refusal.code, str(refusal))
         state.bad_frames = 0
-        if chat is not None and budget is not None:
-            budget.characters += len(chat)
+        if chat is not None:
+            self._chat.spend(room.nameplate, state.seat, game_id, chat)
         return self._publish(room, start, events, lobby_changed=False)
-
-    def _chat_budget(self, room: Room, seat: int, game_id: str) -> _ChatBudget:
-        """``seat``'s chat budget in the table's game ``game_id`` (a new game, a new budget)."""
-        budget = self._chat.get((room.nameplate, seat))
-        if budget is None or budget.game_id != game_id:
-            budget = _ChatBudget(
-                game_id, TokenBucket(self.limits.chat_rate, self.limits.chat_burst)
-            )
-            self._chat[room.nameplate, seat] = budget
-        return budget
-
-    def _chat_over(self, budget: _ChatBudget, text: str, now: float) -> str | None:
-        """Why a chat of ``text`` is over the seat's bound now, or ``None``."""
-        limit = self.limits.chat_characters
-        if budget.characters + len(text) > limit:
-            return (
-                f"this seat has sent {budget.characters} of its {limit} characters of chat "
-                "this game; this message does not fit"
-            )
-        if not budget.bucket.allow(now):
-            return (
-                f"too much chat: at most {self.limits.chat_burst:g} messages at once and "
-                f"{self.limits.chat_rate:g} a second"
-            )
-        return None
 
     def _head(self, state: _Connection, message: Head) -> list[HostEffect]:
         """Relay a seat's signed chain head to everyone else at its table (guards/heads.py)."""
@@ -1320,15 +1183,6 @@ _SEATS_ONLY: Final[dict[type, str]] = {
     Ready: "say it is ready for a game",
 }
 """What a spectator cannot do, by the message it tried it with."""
-
-
-def _count_down(counts: dict[str, int], address: str) -> None:
-    """One less for ``address``; an address at zero leaves the table (it stays small)."""
-    left = counts.get(address, 0) - 1
-    if left > 0:
-        counts[address] = left
-    else:
-        counts.pop(address, None)
 
 
 def _plain(value: Any) -> Any:

@@ -7,6 +7,8 @@
 - :class:`ConnectionRate`: how fast one remote address may open connections;
   the adapter asks it at accept, so an address reconnecting as fast as it can
   is refused before its TLS handshake costs the host anything.
+- :class:`HostLimits`: every bound of one host, the numbers the host's parts
+  (``admission.py``, ``chat.py``, ``host.py``) are built with.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Final
+
+from domicile_p2p.net.sessions.guards.setup import DEFAULT_SETUP_TIMEOUT
 
 
 @dataclass(slots=True)
@@ -137,3 +141,54 @@ class ConnectionRate:
         refilled = [address for address, held in tokens.items() if held >= self.burst]
         for address in refilled or [max(tokens, key=tokens.__getitem__)]:
             del self._buckets[address]
+
+
+@dataclass(frozen=True, slots=True)
+class HostLimits:
+    handshake_timeout: float = 20.0
+    """Seconds a connection may take to sit down before it is closed."""
+    message_rate: float = 20.0
+    message_burst: float = 60.0
+    fetch_cost: float = 5.0
+    max_bad_frames: int = 5
+    """Refused messages (of any kind: junk, out of place, refused actions) a connection may
+    send with no accepted action between them; one more closes it."""
+    chat_rate: float = 0.5
+    chat_burst: float = 5.0
+    """Chats per second one seat may send on average, and in a burst."""
+    chat_characters: int = 20_000
+    """Characters (code points) of chat one seat may send in one game."""
+    join_failures: int = 5
+    join_window: float = 60.0
+    """Wrong codes (or bad proofs) per remote address per window."""
+    pending_joins: int = 8
+    """Joins one remote address may have at once: waiting their turn or between the PAKE
+    reply and its confirmation.  Of these at most ``join_failures`` minus the address's
+    failures in the window get a PAKE reply (each reply is one guess of the code); the
+    others wait until one is confirmed."""
+    join_rate: float = 20.0
+    join_burst: float = 40.0
+    """PAKE replies per second the whole host computes, on average and in a burst.  One
+    costs 8 to 16 ms of CPU (``SECURITY.md``), so joins take at most about a third of one
+    core; the joins over it wait their turn (within the handshake timeout)."""
+    join_queue: int = 256
+    """Joins the whole host keeps waiting for their turn; one more is refused (``rate-limited``)."""
+    max_connections: int = 768
+    """Network connections open at once (in-process ones are not counted: they hold no file
+    descriptor).  Over it the oldest connection not yet seated gives way; with none, the new
+    one is refused.  ``domicile host`` sizes it to the process's descriptor limit."""
+    max_per_address: int = 64
+    """Network connections one remote address may have open at once; one more is refused."""
+    connection_rate: float = 32.0
+    """New network connections one remote address may open per second on average, in
+    bursts of up to ``max_per_address``.  The adapter asks at accept
+    (:meth:`HostSession.admits`): one more is closed before its TLS handshake, so an
+    address reconnecting as fast as it can costs the host an accept and a close each
+    time, not a handshake."""
+    setup_timeout: float = DEFAULT_SETUP_TIMEOUT
+    """Seconds a setup step may take before the game is aborted, naming who held it up."""
+    max_spectators: int = 16
+    """Spectators one table takes at once; one more is refused (``spectators-full``)."""
+    ready_timeout: float = 120.0
+    """Seconds a person's seat may stay not ready in the lobby of a table's next game
+    before it is freed (the lobby says so to everyone; the owner may start sooner)."""
