@@ -311,3 +311,22 @@ def test_the_installed_command_ends_verify_at_once_with_its_output_and_code(
         assert result.stdout.splitlines()[-1].startswith(verdict), result.stdout
         assert "COLLECTOR True True" in result.stderr
         assert "AFTER" not in result.stderr and "SHUTDOWN" not in result.stderr
+
+
+def test_the_schemas_annotations_are_objects_not_text() -> None:
+    # msgspec reads a Struct's annotations at its first conversion; written as text (a
+    # `from __future__ import annotations`), each was compiled and evaluated there, in
+    # every `domicile verify` run.
+    import msgspec
+
+    from domicile_p2p.transcript import schema
+
+    structs = [
+        value
+        for value in vars(schema).values()
+        if isinstance(value, type) and issubclass(value, msgspec.Struct)
+    ]
+    assert len(structs) > 10
+    for struct in structs:
+        for name, annotation in struct.__annotations__.items():
+            assert not isinstance(annotation, str), (struct.__name__, name)

@@ -10,7 +10,9 @@ one JSON spelling: bytes are lower-case hex, optional values are an explicit
 ``null``.  ``protocol/SPEC.md`` describes each kind in words.
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations`` here: msgspec reads these classes' annotations
+# at the first conversion, and string annotations made it compile and evaluate each one
+# there (60 ``compile`` calls, about a third of `domicile verify`'s first pass).
 
 from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated, Any, Final, Literal
