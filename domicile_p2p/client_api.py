@@ -21,12 +21,7 @@ if TYPE_CHECKING:
     from domicile_p2p.cli.verify import CannotVerify, check_version, verify_file
     from domicile_p2p.fairness.commit import GAME_ID_BYTES
     from domicile_p2p.fairness.seeds import HOST, SelfplaySeeds
-    from domicile_p2p.identity import (
-        Identity,
-        IdentityError,
-        default_data_dir,
-        load_or_create_identity,
-    )
+    from domicile_p2p.identity import Identity, IdentityError
     from domicile_p2p.net.adapters.client import (
         Backoff,
         Dialed,
@@ -36,6 +31,7 @@ if TYPE_CHECKING:
     )
     from domicile_p2p.net.adapters.discovery import DiscoveredTable, discover
     from domicile_p2p.net.adapters.host import HostConfig, HostError, RunningHost, start_host
+    from domicile_p2p.net.adapters.key_files import default_data_dir, load_or_create_identity
     from domicile_p2p.net.adapters.pins import PinStore
     from domicile_p2p.net.adapters.seat_secrets import SeatSecrets
     from domicile_p2p.net.adapters.store import HostStore, StoreError, UnfinishedTable
@@ -117,9 +113,8 @@ _EXPORTS: dict[str, str] = {
     **dict.fromkeys(("CannotVerify", "check_version", "verify_file"), "cli.verify"),
     **dict.fromkeys(("GAME_ID_BYTES",), "fairness.commit"),
     **dict.fromkeys(("HOST", "SelfplaySeeds"), "fairness.seeds"),
-    **dict.fromkeys(
-        ("Identity", "IdentityError", "default_data_dir", "load_or_create_identity"), "identity"
-    ),
+    **dict.fromkeys(("Identity", "IdentityError"), "identity"),
+    **dict.fromkeys(("default_data_dir", "load_or_create_identity"), "net.adapters.key_files"),
     **dict.fromkeys(
         ("Backoff", "Dialed", "Dialer", "PeerClient", "websocket_dialer"), "net.adapters.client"
     ),

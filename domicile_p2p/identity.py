@@ -1,13 +1,8 @@
 """Ed25519 identity keys: who signed an action, who hosted a table.
 
-Every player machine has one identity key, kept in the user data dir
-(``platformdirs.user_data_dir("domicile-p2p")``, or ``--data-dir``) as
-``identity-ed25519.pem``: an unencrypted PKCS#8 PEM file, the format
-``openssl pkey`` reads.  It is created on first use, ``0600`` from its first
-byte in a ``0700`` directory, and written to a temporary name and linked
-into place, so a crash never leaves half a key and two processes starting
-at once agree on one key.  A key file other users can read is refused
-(as ssh does), because anyone who reads it can play in your name.
+The keys only: this module opens no file.  Every player machine keeps its key
+in its data dir as an unencrypted PKCS#8 PEM file (:meth:`Identity.to_pem`,
+:meth:`Identity.from_pem`); ``net/adapters/key_files.py`` reads and writes it.
 
 Public keys travel as 32 bytes of lower-case hex.  Signing and verifying
 are ``cryptography``'s Ed25519 (RFC 8032); nothing here is hand-rolled.
@@ -15,26 +10,17 @@ are ``cryptography``'s Ed25519 (RFC 8032); nothing here is hand-rolled.
 
 from __future__ import annotations
 
-import contextlib
-import os
-import stat
-from pathlib import Path
 from typing import Any, Final
 
 from cryptography.exceptions import InvalidSignature, UnsupportedAlgorithm
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
-# Checking signatures (``domicile verify``) needs none of the key files: ``platformdirs``,
-# ``secrets`` and cryptography's PEM serialization (together ~15 ms of imports) are
-# imported by the functions that read and write keys, when first called.
+# Checking signatures (``domicile verify``) needs no PEM: cryptography's serialization is
+# imported by the methods that read and write one, when first called.
 
-APP_NAME: Final = "domicile-p2p"
-IDENTITY_FILE: Final = "identity-ed25519.pem"
 PRIVATE_KEY_BYTES: Final = 32
 PUBLIC_KEY_BYTES: Final = 32
 SIGNATURE_BYTES: Final = 64
-_PRIVATE_FILE_MODE: Final = 0o600
-_PRIVATE_DIR_MODE: Final = 0o700
 
 
 class IdentityError(Exception):
@@ -46,13 +32,6 @@ class IdentityError(Exception):
 
 class BadPublicKey(ValueError):
     """Bytes that are not an Ed25519 public key (32 bytes, a valid curve point)."""
-
-
-def default_data_dir() -> Path:
-    """The user data dir of domicile-p2p on this platform."""
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir(APP_NAME))
 
 
 def _prime_order_point(raw: bytes) -> bool:
@@ -188,100 +167,3 @@ class Identity:
 
     def __repr__(self) -> str:
         return f"Identity({self.public_hex[:16]}…)"
-
-
-def identity_path(data_dir: Path | None = None) -> Path:
-    return (data_dir if data_dir is not None else default_data_dir()) / IDENTITY_FILE
-
-
-def load_or_create_identity(data_dir: Path | None = None) -> Identity:
-    """This machine's identity: loaded from ``data_dir``, created there on first use."""
-    path = identity_path(data_dir)
-    try:
-        return load_identity(path)
-    except FileNotFoundError:
-        pass
-    identity = Identity.generate()
-    if write_private_file(path, identity.to_pem(), exclusive=True):
-        return identity
-    # Another process created the key between our two steps: use theirs.
-    return load_identity(path)
-
-
-def load_identity(path: Path) -> Identity:
-    """The identity stored at ``path``; ``FileNotFoundError`` when there is none."""
-    return Identity.from_pem(read_private_file(path), source=f"identity key {path}")
-
-
-def read_private_file(path: Path) -> bytes:
-    """Read a secret file, refusing one that other users may read (``FileNotFoundError`` passes)."""
-    try:
-        with open(path, "rb") as handle:
-            mode = os.fstat(handle.fileno()).st_mode
-            if os.name == "posix" and stat.S_IMODE(mode) & 0o077:
-                raise IdentityError(
-                    f"{path} is readable by other users (mode {stat.S_IMODE(mode):04o}); "
-                    f"run `chmod 600 {path}`"
-                )
-            return handle.read()
-    except FileNotFoundError:
-        raise
-    except IsADirectoryError as exc:
-        raise IdentityError(f"{path} is a directory, not a key file") from exc
-    except OSError as exc:
-        raise IdentityError(f"cannot read {path}: {exc.strerror or exc}") from exc
-
-
-def write_private_file(path: Path, data: bytes, *, exclusive: bool = False) -> bool:
-    """Write a secret file, ``0600`` from the first byte, in a ``0700`` directory.
-
-    The data goes to a temporary file that is synced and then linked into
-    place, so ``path`` never holds half of it.  With ``exclusive`` an
-    existing ``path`` is kept and the result is ``False``; otherwise it is
-    replaced.  Errors are :class:`IdentityError`.
-    """
-    import secrets
-
-    directory = path.parent
-    try:
-        if not directory.exists():
-            directory.mkdir(mode=_PRIVATE_DIR_MODE, parents=True)
-            os.chmod(directory, _PRIVATE_DIR_MODE)  # mkdir's mode is filtered by the umask
-        temporary = directory / f".{path.name}.{secrets.token_hex(6)}.tmp"
-        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, _PRIVATE_FILE_MODE)
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-                handle.flush()
-                os.fsync(handle.fileno())
-            if exclusive:
-                try:
-                    os.link(temporary, path)
-                except FileExistsError:
-                    return False
-                except OSError:
-                    # A filesystem without hard links: a (tiny) race instead of none.
-                    if path.exists():
-                        return False
-                    os.replace(temporary, path)
-            else:
-                os.replace(temporary, path)
-        finally:
-            with contextlib.suppress(FileNotFoundError):
-                temporary.unlink()
-        sync_directory(directory)
-    except IdentityError:
-        raise
-    except OSError as exc:
-        raise IdentityError(f"cannot write {path}: {exc.strerror or exc}") from exc
-    return True
-
-
-def sync_directory(directory: Path) -> None:
-    """Make a rename or a new file in ``directory`` durable (a no-op where unsupported)."""
-    with contextlib.suppress(OSError):
-        fd = os.open(directory, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)

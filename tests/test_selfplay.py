@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from domicile_p2p.cli import main
-from domicile_p2p.identity import load_or_create_identity
+from domicile_p2p.net.adapters.key_files import load_or_create_identity
 from domicile_p2p.transcript.files import read_transcript
 from domicile_p2p.transcript.schema import GenesisBody
 from domicile_p2p.transcript.verify import verify

@@ -10,12 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from domicile_p2p.identity import (
+from domicile_p2p.identity import BadPublicKey, Identity, IdentityError, PublicKey
+from domicile_p2p.net.adapters.key_files import (
     IDENTITY_FILE,
-    BadPublicKey,
-    Identity,
-    IdentityError,
-    PublicKey,
     default_data_dir,
     load_identity,
     load_or_create_identity,

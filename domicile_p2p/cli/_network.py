@@ -20,9 +20,10 @@ from domicile_p2p.cli import (
     EXIT_UNREACHABLE,
     CommandError,
 )
-from domicile_p2p.identity import Identity, IdentityError, default_data_dir, load_or_create_identity
+from domicile_p2p.identity import Identity, IdentityError
 from domicile_p2p.net.adapters.bot import BotOutcome
 from domicile_p2p.net.adapters.client import PeerClient, websocket_dialer
+from domicile_p2p.net.adapters.key_files import default_data_dir, load_or_create_identity
 from domicile_p2p.net.adapters.logs import json_lines
 from domicile_p2p.net.adapters.pins import PinStore
 from domicile_p2p.net.adapters.seat_secrets import SeatSecrets

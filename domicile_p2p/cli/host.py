@@ -27,7 +27,7 @@ from typing import Any, Final
 from domicile_p2p.cli import CommandError
 from domicile_p2p.cli._network import name_argument
 from domicile_p2p.cli._sandglass import add_timer_argument, timer_from
-from domicile_p2p.identity import IdentityError, default_data_dir
+from domicile_p2p.identity import IdentityError
 from domicile_p2p.net.adapters.gc_pauses import THAW_EVERY
 from domicile_p2p.net.adapters.host import (
     DEFAULT_PORT,
@@ -36,6 +36,7 @@ from domicile_p2p.net.adapters.host import (
     RunningHost,
     start_host,
 )
+from domicile_p2p.net.adapters.key_files import default_data_dir
 from domicile_p2p.net.adapters.logs import human_lines, json_lines
 from domicile_p2p.net.adapters.store import StoreError
 from domicile_p2p.net.address import Address

@@ -21,7 +21,8 @@ from pathlib import Path
 from domicile_p2p.bots import make_policy
 from domicile_p2p.cli import CommandError
 from domicile_p2p.fairness.seeds import SelfplaySeeds
-from domicile_p2p.identity import Identity, IdentityError, load_or_create_identity
+from domicile_p2p.identity import Identity, IdentityError
+from domicile_p2p.net.adapters.key_files import load_or_create_identity
 from domicile_p2p.packs import Pack, PackError, load_pack
 from domicile_p2p.rules import DIFFICULTY_RULES, MAX_INVESTIGATORS, Difficulty, Stage
 from domicile_p2p.transcript.files import write_transcript

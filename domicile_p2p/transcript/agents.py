@@ -17,7 +17,7 @@ answered.  After a :class:`~domicile_p2p.transcript.errors.Rejected`, call
 Persistence: an investigator's entropy and the Ghost's seed must survive a
 crash between the commitment and the reveal.  Store
 :attr:`InvestigatorAgent.entropy` / :attr:`GhostAgent.seed` (``0600``, see
-``identity.write_private_file``) and rebuild the agent with ``restore``
+``net/adapters/key_files.write_private_file``) and rebuild the agent with ``restore``
 from the saved value and the events so far.
 """
 

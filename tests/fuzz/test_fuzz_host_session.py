@@ -34,8 +34,9 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from net_support import CODE, FakeNetwork, Peer, make_peer
 
 from domicile_p2p import canonical
-from domicile_p2p.identity import Identity, write_private_file
+from domicile_p2p.identity import Identity
 from domicile_p2p.net import wire
+from domicile_p2p.net.adapters.key_files import write_private_file
 from domicile_p2p.net.sessions.game import HostedGame
 from domicile_p2p.net.sessions.host import HostLimits
 from domicile_p2p.net.sessions.room import Room, RoomConfig, SeatHolder

@@ -23,11 +23,11 @@ from live_support import LOOPBACK, loopback_config, network_bot
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from domicile_p2p.identity import load_or_create_identity
 from domicile_p2p.net import wire
 from domicile_p2p.net.adapters.bot import BotBrain, run_bot
 from domicile_p2p.net.adapters.client import Backoff, Dialed, PeerClient
 from domicile_p2p.net.adapters.host import start_host
+from domicile_p2p.net.adapters.key_files import load_or_create_identity
 from domicile_p2p.net.adapters.outbox import OutboxLimits
 from domicile_p2p.net.adapters.pins import PinStore
 from domicile_p2p.net.adapters.seat_secrets import SeatSecrets

@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from domicile_p2p.identity import load_or_create_identity
 from domicile_p2p.net.adapters.bot import BotBrain, BotOutcome, run_bot
 from domicile_p2p.net.adapters.client import Backoff, PeerClient, websocket_dialer
 from domicile_p2p.net.adapters.host import HostConfig
+from domicile_p2p.net.adapters.key_files import load_or_create_identity
 from domicile_p2p.net.adapters.pins import PinStore
 from domicile_p2p.net.adapters.seat_secrets import SeatSecrets
 from domicile_p2p.net.address import Address

@@ -19,10 +19,10 @@ from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, RadioSet
 from tui_support import PACK, close_seance, record_notifications, rendered, settings, view_of
 
-from domicile_p2p.identity import load_or_create_identity
 from domicile_p2p.net.adapters.bot import BotBrain, run_bot
 from domicile_p2p.net.adapters.client import PeerClient, websocket_dialer
 from domicile_p2p.net.adapters.host import HostConfig, RunningHost, start_host
+from domicile_p2p.net.adapters.key_files import load_or_create_identity
 from domicile_p2p.net.adapters.pins import PinStore
 from domicile_p2p.net.adapters.seat_secrets import SeatSecrets
 from domicile_p2p.net.address import Address

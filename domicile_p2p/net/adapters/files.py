@@ -19,7 +19,7 @@ import weakref
 from collections.abc import Iterable
 from pathlib import Path
 
-from domicile_p2p.identity import sync_directory
+from domicile_p2p.net.adapters.key_files import sync_directory
 
 PRIVATE = 0o600
 PUBLIC = 0o644

@@ -39,12 +39,13 @@ from pathlib import Path
 from typing import Any, Final
 
 from domicile_p2p.fairness.commit import GAME_ID_BYTES
-from domicile_p2p.identity import Identity, load_or_create_identity
+from domicile_p2p.identity import Identity
 from domicile_p2p.net.adapters.bot import BotBrain, BotOutcome, run_bot
 from domicile_p2p.net.adapters.client import Backoff, Dialed, Dialer, PeerClient
 from domicile_p2p.net.adapters.discovery import Advertiser, TableAdvert, advertised_addresses
 from domicile_p2p.net.adapters.disk_trouble import DiskTrouble
 from domicile_p2p.net.adapters.gc_pauses import THAW_EVERY, PauseWatch
+from domicile_p2p.net.adapters.key_files import load_or_create_identity
 from domicile_p2p.net.adapters.logs import LogSink
 from domicile_p2p.net.adapters.outbox import OutboxLimits
 from domicile_p2p.net.adapters.seat_secrets import SeatSecrets

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Final
 
 from domicile_p2p.fairness.commit import ENTROPY_BYTES, SEED_BYTES
-from domicile_p2p.identity import read_private_file, write_private_file
+from domicile_p2p.net.adapters.key_files import read_private_file, write_private_file
 from domicile_p2p.net.errors import NetError
 from domicile_p2p.rules import GHOST
 
