@@ -75,10 +75,12 @@ simulate: $(PLAY_STAMP)
 vectors: $(STAMP)
 	PYTHONPATH=tools $(BIN)/python -m protocol_tools.vectors
 	PYTHONPATH=tools $(BIN)/python -m protocol_tools.schema_export
+	PYTHONPATH=tools $(BIN)/python -m protocol_tools.wire_schema_export
 
 vectors-check: $(STAMP)
 	PYTHONPATH=tools $(BIN)/python -m protocol_tools.vectors --check
 	PYTHONPATH=tools $(BIN)/python -m protocol_tools.schema_export --check
+	PYTHONPATH=tools $(BIN)/python -m protocol_tools.wire_schema_export --check
 
 # Every benchmark script at its tiniest size first (does it still run against the code?),
 # then every benchmark with modest sizes (about 6 minutes); results in benchmarks/README.md.

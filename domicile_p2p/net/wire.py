@@ -7,7 +7,7 @@ the messages of one direction and nothing else: a frame over
 unknown ``type``, a missing or unknown field or a value outside its range is
 a :class:`~domicile_p2p.net.errors.WireError` naming why, and never reaches
 a session.  The JSON Schemas in ``protocol/schema/wire/`` are generated from
-these classes (``python -m domicile_p2p.net.schema``) and ``protocol/WIRE.md``
+these classes (``make vectors``) and ``protocol/WIRE.md``
 describes the conversation.
 
 Bytes travel as lower-case hex.  Transcript values (signed actions and

@@ -103,11 +103,11 @@ def test_the_host_never_sends_a_frame_over_the_limit() -> None:
 
 
 def test_published_schemas_are_up_to_date() -> None:
-    """Regenerate with: python -m domicile_p2p.net.schema protocol/schema/wire"""
+    """Regenerate with: make vectors"""
     directory = REPO / "protocol" / "schema" / "wire"
     for name, text in schema.schemas().items():
         path = directory / name
-        assert path.exists(), f"{path} is missing: run python -m domicile_p2p.net.schema"
+        assert path.exists(), f"{path} is missing: run make vectors"
         assert path.read_text(encoding="utf-8") == text, f"{path} is out of date"
 
 
@@ -136,3 +136,14 @@ def test_schemas_describe_every_message_type() -> None:
         "error",
         "peer-head",
     }
+
+
+def test_the_wire_schema_tool_reports_missing_changed_and_stray_files(tmp_path: Path) -> None:
+    from protocol_tools import wire_schema_export
+
+    assert wire_schema_export.stale(tmp_path) == sorted(schema.schemas())
+    wire_schema_export.write(tmp_path)
+    assert wire_schema_export.stale(tmp_path) == []
+    (tmp_path / "client-to-host.schema.json").write_text("{}", encoding="utf-8")
+    (tmp_path / "old.schema.json").write_text("{}", encoding="utf-8")
+    assert wire_schema_export.stale(tmp_path) == ["client-to-host.schema.json", "old.schema.json"]
