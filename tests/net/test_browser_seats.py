@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import importlib.util
 import json
 import re
@@ -41,6 +42,14 @@ class Served:
 
 @pytest.fixture
 async def served(tmp_path: Path) -> AsyncIterator[Served]:
+    async with serving(tmp_path) as seats:
+        yield seats
+
+
+@contextlib.asynccontextmanager
+async def serving(tmp_path: Path) -> AsyncIterator[Served]:
+    """A host on 127.0.0.1 (a bot Ghost, two open investigator seats), both served to
+    browsers."""
     host = await start_host(
         HostConfig(
             data_dir=tmp_path / "host",

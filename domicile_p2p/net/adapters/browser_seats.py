@@ -69,6 +69,7 @@ PAGE = """<!DOCTYPE html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
+<link rel="icon" href="data:,">
 <title>{title}</title>
 <link rel="stylesheet" href="{static}xterm.css">
 <script src="{static}textual.js"></script>
