@@ -17,6 +17,7 @@ from domicile_p2p.lazy import lazy_exports
 if TYPE_CHECKING:
     from domicile_p2p.bots import InvestigatorBot, Listener, Policy, make_policy
     from domicile_p2p.cli import CommandError, Register, main, requested_command
+    from domicile_p2p.cli._config import apply_config
     from domicile_p2p.cli._sandglass import add_timer_argument, timer_from
     from domicile_p2p.cli.verify import CannotVerify, check_version, verify_file
     from domicile_p2p.fairness.commit import GAME_ID_BYTES
@@ -109,6 +110,7 @@ if TYPE_CHECKING:
 _EXPORTS: dict[str, str] = {
     **dict.fromkeys(("InvestigatorBot", "Listener", "Policy", "make_policy"), "bots"),
     **dict.fromkeys(("CommandError", "Register", "main", "requested_command"), "cli"),
+    **dict.fromkeys(("apply_config",), "cli._config"),
     **dict.fromkeys(("add_timer_argument", "timer_from"), "cli._sandglass"),
     **dict.fromkeys(("CannotVerify", "check_version", "verify_file"), "cli.verify"),
     **dict.fromkeys(("GAME_ID_BYTES",), "fairness.commit"),
@@ -279,6 +281,7 @@ __all__ = [
     "Violation",
     "WrongCode",
     "add_timer_argument",
+    "apply_config",
     "card_lists",
     "check_version",
     "default_data_dir",

@@ -45,8 +45,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--difficulty",
         choices=[d.value for d in Difficulty],
-        default=Difficulty.NORMAL.value,
-        help="default: normal",
+        help="default: normal (or the config file's: domicile paths shows where it is)",
     )
     parser.add_argument(
         "--investigators",
@@ -84,7 +83,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="bring back the unfinished table this laptop hosted (same code, seats and game)",
     )
     parser.add_argument(
-        "--data-dir", type=Path, metavar="DIR", help="where keys and transcripts are kept"
+        "--data-dir",
+        type=Path,
+        metavar="DIR",
+        help="where keys and transcripts are kept (default: $DOMICILE_DATA_DIR, else the "
+        "platform's; domicile paths shows it)",
     )
     parser.add_argument(
         "--bot-delay",
@@ -143,7 +146,7 @@ def settings_from(args: argparse.Namespace) -> TableSettings:
             table_name=table[:MAX_NAME_LENGTH],
             player_name=player,
             role=hosted_role,
-            difficulty=Difficulty(args.difficulty),
+            difficulty=Difficulty(args.difficulty or Difficulty.NORMAL.value),
             investigators=args.investigators,
             timer=timer_from(args.timer),
         )
@@ -275,8 +278,10 @@ def play(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace) -> int:
+    from domicile_p2p.client_api import apply_config
     from domicile_tui.app import DomicileApp
 
+    apply_config(args)  # the config file's defaults, for the options not given
     settings = settings_from(args)
     pace_from(args)  # a bad delay is a one-line error before the screen too
     if args.tutorial and args.resume:

@@ -143,7 +143,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="CODE",
         help="use this code (like 7-raven-lantern) for a table; repeat for more tables",
     )
-    parser.add_argument("--data-dir", metavar="DIR", help="certificate, keys, logs and games")
+    parser.add_argument(
+        "--data-dir",
+        metavar="DIR",
+        help="certificate, keys and games (default: $DOMICILE_DATA_DIR, else the platform's; "
+        "domicile paths shows it)",
+    )
     parser.add_argument(
         "--resume", action="store_true", help="bring back every unfinished table of the last run"
     )

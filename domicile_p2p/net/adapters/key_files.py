@@ -32,8 +32,15 @@ _PRIVATE_FILE_MODE: Final = 0o600
 _PRIVATE_DIR_MODE: Final = 0o700
 
 
+DATA_DIR_VARIABLE: Final = "DOMICILE_DATA_DIR"
+"""The environment variable that moves the data dir (``--data-dir`` still comes first)."""
+
+
 def default_data_dir() -> Path:
-    """The user data dir of domicile-p2p on this platform."""
+    """``$DOMICILE_DATA_DIR`` when set, else the user data dir of domicile-p2p on this platform."""
+    chosen = os.environ.get(DATA_DIR_VARIABLE, "")
+    if chosen:
+        return Path(chosen).expanduser()
     import platformdirs
 
     return Path(platformdirs.user_data_dir(APP_NAME))
