@@ -135,12 +135,38 @@ def _parser(
         if only is None or name == only:
             load()(subparsers)
     for subparser in subparsers.choices.values():
+        for runs in _leaves(subparser):
+            add_diagnostics_options(runs)  # on the command that runs (`pack check`, not `pack`)
         # Every command's --help ends with the one table (a command's own epilog first).
         own = f"{subparser.epilog}\n\n" if subparser.epilog else ""
         subparser.epilog = own + exit_codes_help()
         if subparser.formatter_class is argparse.HelpFormatter:
             subparser.formatter_class = argparse.RawDescriptionHelpFormatter
     return parser
+
+
+def add_diagnostics_options(parser: argparse.ArgumentParser) -> None:
+    """The one definition of ``--log`` and ``--verbose``, added to every command
+    (``_diagnostics`` opens the log, imported only when one is asked for)."""
+    group = parser.add_argument_group("diagnostics")
+    group.add_argument(
+        "--log",
+        metavar="FILE",
+        help="append this command's log records to FILE as JSON lines (-: stderr)",
+    )
+    group.add_argument(
+        "--verbose",
+        action="store_true",
+        help="log the debug records too (without --log: to DATA_DIR/logs/COMMAND.log)",
+    )
+
+
+def _leaves(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
+    """``parser`` itself, or the commands under it when it has some (``pack check``)."""
+    nested = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    if not nested:
+        return [parser]
+    return [leaf for action in nested for sub in action.choices.values() for leaf in _leaves(sub)]
 
 
 def requested_command(arguments: Sequence[str]) -> str | None:
@@ -177,6 +203,10 @@ def main(
         parser.print_help()
         return EXIT_USAGE
     try:
+        if getattr(args, "log", None) or getattr(args, "verbose", False):
+            from domicile_p2p.cli._diagnostics import start_logging
+
+            start_logging(args)
         return int(handler(args))
     except CommandError as exc:
         print(f"domicile {args.command}: {inert(str(exc))}", file=sys.stderr)

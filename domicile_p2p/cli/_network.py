@@ -8,7 +8,6 @@ codes of the network's typed errors, and writing the transcript at the end.
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -20,11 +19,11 @@ from domicile_p2p.cli import (
     EXIT_UNREACHABLE,
     CommandError,
 )
+from domicile_p2p.cli._diagnostics import event_sink
 from domicile_p2p.identity import Identity, IdentityError
 from domicile_p2p.net.adapters.bot import BotOutcome
 from domicile_p2p.net.adapters.client import PeerClient, websocket_dialer
 from domicile_p2p.net.adapters.key_files import default_data_dir, load_or_create_identity
-from domicile_p2p.net.adapters.logs import json_lines
 from domicile_p2p.net.adapters.pins import PinStore
 from domicile_p2p.net.adapters.seat_secrets import SeatSecrets
 from domicile_p2p.net.address import Address
@@ -54,9 +53,9 @@ def name_argument(text: str) -> str:
 
 
 def add_table_options(parser: argparse.ArgumentParser, *, who: str, name: str) -> None:
-    """``--connect``, ``--code``, ``--name``, ``--data-dir``, ``--transcript``,
-    ``--fingerprint`` and ``--log``; ``who`` says whose key and pins ``--data-dir`` holds,
-    ``name`` where the name given is shown."""
+    """``--connect``, ``--code``, ``--name``, ``--data-dir``, ``--transcript`` and
+    ``--fingerprint`` (``--log`` is every command's); ``who`` says whose key and pins
+    ``--data-dir`` holds, ``name`` where the name given is shown."""
     parser.add_argument("--connect", required=True, metavar="wss://HOST:PORT")
     parser.add_argument("--code", required=True, metavar="CODE", help="the table's code")
     parser.add_argument("--name", default=None, type=name_argument, help=f"the name shown {name}")
@@ -67,7 +66,6 @@ def add_table_options(parser: argparse.ArgumentParser, *, who: str, name: str) -
         metavar="HEX",
         help="the host's certificate fingerprint, when known (refuse any other)",
     )
-    parser.add_argument("--log", action="store_true", help="JSON log lines on stderr")
 
 
 def table_code(args: argparse.Namespace) -> JoinCode:
@@ -93,7 +91,7 @@ def peer_client(args: argparse.Namespace, session: PeerSession) -> PeerClient:
         except ValueError:
             raise CommandError("--fingerprint must be 64 hex digits") from None
     pins = PinStore.in_data_dir(data_dir)
-    log = json_lines(sys.stderr) if args.log else (lambda event, fields: None)
+    log = event_sink(args)  # the table's events in --log's JSON lines
     return PeerClient(
         session,
         websocket_dialer(address, pins, expected),

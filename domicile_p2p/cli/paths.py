@@ -7,10 +7,8 @@ import sys
 from pathlib import Path
 
 from domicile_p2p.cli._config import config_file
+from domicile_p2p.cli._diagnostics import LOGS_DIR
 from domicile_p2p.net.adapters.key_files import DATA_DIR_VARIABLE, default_data_dir
-
-LOGS_DIR = "logs"
-"""Under the data dir: where ``--verbose`` without ``--log FILE`` writes COMMAND.log."""
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -33,7 +31,7 @@ def paths(data_dir: Path | None) -> dict[str, str]:
     return {
         "data dir": str(data),
         "config file": f"{config}{'' if config.is_file() else '  (none yet: optional)'}",
-        "logs": f"{data / LOGS_DIR}  (--verbose without --log FILE)",
+        "logs": f"{data / LOGS_DIR}  (--verbose without --log FILE writes COMMAND.log here)",
         "games (domicile host)": str(data / "games"),
         "games (domicile play's tables)": str(data / "host" / "games"),
     }

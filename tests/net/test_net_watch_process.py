@@ -79,7 +79,7 @@ async def test_a_spectator_process_joining_mid_game_writes_the_hosts_archive_byt
         watched = tmp_path / "watched.json"
         spectator = _started(
             "watch", "--connect", url, "--code", CODE, "--name", "Ada watching",
-            "--data-dir", str(tmp_path / "spectator"), "--transcript", str(watched), "--log",
+            "--data-dir", str(tmp_path / "spectator"), "--transcript", str(watched), "--log", "-",
         )  # fmt: skip
         watch = await host.wait_for("watch", timeout=60)
         released.set()
