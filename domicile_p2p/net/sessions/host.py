@@ -72,7 +72,8 @@ was signed by this host (and its author), so the game's table checks each as
 a replica would and takes it as its next event; nothing else can be added.
 
 The host's parts, each sans I/O with its own tests: ``admission.py`` (connection
-caps, shedding, the join queue, PAKE failure counts), ``chat.py`` (chat budgets),
+caps, shedding, the join queue, PAKE failure counts), ``audience.py`` (who holds
+each seat and who watches), ``chat.py`` (chat budgets),
 ``room.py`` (a table's seats and lobby), ``game.py`` (its game), ``guards/``
 (deadlines and cross-checks).  This module keeps the connections' phases and
 turns the parts' answers into effects.
@@ -96,6 +97,7 @@ from domicile_p2p.net.errors import WireError
 from domicile_p2p.net.join.auth import proof_holds
 from domicile_p2p.net.join.pake import Binding, HostReply, host_reply
 from domicile_p2p.net.sessions.admission import Admission, Opening
+from domicile_p2p.net.sessions.audience import Audience
 from domicile_p2p.net.sessions.chat import ChatBudgets, chat_text
 from domicile_p2p.net.sessions.effects import (
     Close,
@@ -193,16 +195,8 @@ class HostSession:
         self.limits = limits or HostLimits()
         self._nonce = nonce
         self._connections: dict[ConnectionId, _Connection] = {}
-        # Everything an event touches is indexed by its table, so the work per event is
-        # O(seats of that table), not O(every connection or table of the host).
-        self._occupants: dict[int, dict[int, ConnectionId]] = {
-            nameplate: {} for nameplate in self.rooms
-        }
-        """table -> seat -> the connection holding it."""
-        self._spectators: dict[int, dict[ConnectionId, str]] = {
-            nameplate: {} for nameplate in self.rooms
-        }
-        """table -> the connections watching it -> the name each gave."""
+        self._at_table = Audience(self.rooms)
+        """Who holds each seat and who watches, per table (``audience.py``)."""
         self._handshaking: dict[ConnectionId, _Connection] = {}
         """Connections not seated yet and not closing (the handshake deadline's)."""
         self._waiting: dict[int, Room] = {
@@ -228,11 +222,11 @@ class HostSession:
     # ------------------------------------------------------------- queries
 
     def connected_seats(self, table: int) -> set[int]:
-        return set(self._occupants.get(table, ()))
+        return self._at_table.seats(table)
 
     def spectators(self, table: int) -> int:
         """How many connections watch ``table`` now."""
-        return len(self._spectators.get(table, ()))
+        return len(self._at_table.spectators(table))
 
     def authenticated(self, connection: ConnectionId) -> bool:
         """Whether ``connection`` has proven the code (seated or watching) or its seat's key."""
@@ -417,15 +411,13 @@ class HostSession:
             )
         effects += self._admit_joins(now)
         if state.phase is _Phase.WATCHING and state.table is not None:
-            self._spectators[state.table].pop(connection, None)
+            self._at_table.stop_watching(state.table, connection)
             effects.append(Log("stopped-watching", {"table": state.table}))
             return effects
         if state.table is None or state.seat is None:
             return effects
-        seats = self._occupants[state.table]
-        if seats.get(state.seat) != connection:
+        if not self._at_table.leave(state.table, state.seat, connection):
             return effects  # superseded earlier: the seat is someone else's connection now
-        del seats[state.seat]
         room = self.rooms[state.table]
         released = room.release(state.seat)
         effects.append(
@@ -630,8 +622,7 @@ class HostSession:
         displaced: SeatHolder | None = None,
     ) -> list[HostEffect]:
         effects: list[HostEffect] = []
-        seats = self._occupants[room.nameplate]
-        previous = seats.get(seat)
+        previous = self._at_table.holder(room.nameplate, seat)
         if previous is not None and previous != state.id:
             old = self._connections.get(previous)
             if old is not None:
@@ -647,7 +638,7 @@ class HostSession:
         state.phase, state.table, state.seat = _Phase.SEATED, room.nameplate, seat
         state.join = state.reply = None
         self._handshaking.pop(state.id, None)
-        seats[seat] = state.id
+        self._at_table.sit(room.nameplate, seat, state.id)
         events = room.game.events if room.game is not None else ()
         effects.append(
             Log(
@@ -675,17 +666,17 @@ class HostSession:
         self, state: _Connection, room: Room, watch: Watch, now: float
     ) -> list[HostEffect]:
         """A spectator proved the code: it watches, or is refused when the table has enough."""
-        watching = self._spectators[room.nameplate]
-        if len(watching) >= self.limits.max_spectators:
+        watching = len(self._at_table.spectators(room.nameplate))
+        if watching >= self.limits.max_spectators:
             raise Refusal(
                 ErrorCode.SPECTATORS_FULL,
-                f"{len(watching)} people already watch this table (at most "
+                f"{watching} people already watch this table (at most "
                 f"{self.limits.max_spectators}); try again when one leaves",
             )
         state.phase, state.table = _Phase.WATCHING, room.nameplate
         state.join = state.reply = None
         self._handshaking.pop(state.id, None)
-        watching[state.id] = watch.name
+        watching = self._at_table.watch(room.nameplate, state.id, watch.name)
         events = room.game.events if room.game is not None else ()
         start = min(watch.have, len(events))
         return [
@@ -697,7 +688,7 @@ class HostSession:
                     "remote": state.remote,
                     "table": room.nameplate,
                     "name": watch.name,
-                    "spectators": len(watching),
+                    "spectators": watching,
                 },
             ),
             Send(state.id, Watching(room.nameplate, len(events), room.games)),
@@ -755,7 +746,7 @@ class HostSession:
         # a transcript of its own, from its genesis), before anything of it is sent.
         effects += [
             Send(connection, Watching(table, 0, room.games))
-            for connection in self._spectators[table]
+            for connection in self._at_table.spectators(table)
         ]
         return effects + self._seats_moved(room, now) + self._watch_setup(now)
 
@@ -764,9 +755,8 @@ class HostSession:
         next seat's player).  :class:`Refusal` for an unknown table or a game under way."""
         room = self._room_named(table)
         moved = room.rotate()
-        seats = self._occupants[table]
-        self._occupants[table] = {moved[seat]: connection for seat, connection in seats.items()}
-        for connection in self._occupants[table].values():
+        self._at_table.move(table, moved)
+        for connection in self._at_table.seated(table):
             state = self._connections.get(connection)
             if state is not None and state.seat is not None:
                 state.seat = moved[state.seat]
@@ -783,10 +773,9 @@ class HostSession:
 
     def _seats_moved(self, room: Room, now: float) -> list[HostEffect]:
         """Tell every seated connection where it sits now, in the lobby of ``room``'s game."""
-        seats = self._occupants[room.nameplate]
         effects: list[HostEffect] = [
             Send(connection, Seated(room.nameplate, seat, 0, room.games))
-            for seat, connection in sorted(seats.items())
+            for seat, connection in self._at_table.holders(room.nameplate)
         ]
         effects += self._lobby_broadcast(room)
         effects.append(TableChanged(room.nameplate))
@@ -853,7 +842,6 @@ class HostSession:
         if room.game is not None or room.games == 1:
             return []
         effects: list[HostEffect] = []
-        seats = self._occupants[room.nameplate]
         for seat in room.not_ready():
             holder = room.holders[seat]
             room.release(seat)
@@ -863,7 +851,7 @@ class HostSession:
                     {"table": room.nameplate, "seat": seat, "name": holder.name, "reason": why},
                 )
             )
-            connection = seats.pop(seat, None)
+            connection = self._at_table.unseat(room.nameplate, seat)
             state = None if connection is None else self._connections.get(connection)
             if state is not None and not state.closing:
                 state.table = state.seat = None
@@ -1123,14 +1111,9 @@ class HostSession:
             effects.append(TableChanged(room.nameplate))
         return effects
 
-    def _seated(self, room: Room) -> list[ConnectionId]:
-        """The connections holding a seat at ``room``, in seat order."""
-        seats = self._occupants[room.nameplate]
-        return [seats[seat] for seat in sorted(seats)]
-
     def _audience(self, room: Room) -> list[ConnectionId]:
         """Everyone who gets the table's events: its seats in seat order, then its spectators."""
-        return self._seated(room) + list(self._spectators[room.nameplate])
+        return self._at_table.everyone(room.nameplate)
 
     def _lobby_broadcast(self, room: Room) -> list[HostEffect]:
         lobby = room.lobby(self.connected_seats(room.nameplate), self.limits.ready_timeout)
