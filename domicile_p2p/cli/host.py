@@ -386,10 +386,13 @@ async def serve(
     closers: list[Callable[[], Awaitable[None]]] = []
     if browser_seats:
         try:
-            closers.append(await serve_browser_seats(host, browser_seats, browser_port))
+            close_seats, seat_urls = await serve_browser_seats(host, browser_seats, browser_port)
         except BaseException:
             await host.close()
             raise
+        closers.append(close_seats)
+        if not headless:
+            print_browser_seats(seat_urls)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
@@ -414,11 +417,20 @@ async def serve(
     return 0
 
 
+def print_browser_seats(urls: list[str]) -> None:
+    """Each browser seat's URL and its QR code, for a phone to scan off the host's screen."""
+    from domicile_p2p.net.adapters.browser_seats import qr_lines  # the web extra
+
+    for number, url in enumerate(urls, 1):
+        print(f"Browser seat {number}: {url}")
+        print("\n".join(qr_lines(url)))
+
+
 async def serve_browser_seats(
     host: RunningHost, seats: int, port: int
-) -> Callable[[], Awaitable[None]]:
+) -> tuple[Callable[[], Awaitable[None]], list[str]]:
     """Serve ``seats`` of the host's table to browsers (each logged as ``browser-seat``);
-    returns what stops them."""
+    returns what stops them, and their URLs."""
     from domicile_p2p.net.adapters.browser_seats import BrowserSeatServer  # the web extra
 
     config = host.config
@@ -435,8 +447,8 @@ async def serve_browser_seats(
         data_dir=config.data_dir / "browser-seats" / f"table-{table.nameplate}",
         log=host.log,
     )
-    await server.start()
-    return server.close
+    served = await server.start()
+    return server.close, [seat.url for seat in served]
 
 
 def run(args: argparse.Namespace) -> int:

@@ -21,8 +21,18 @@ import pytest
 aiohttp = pytest.importorskip("aiohttp", reason="browser seats need the web extra")
 
 from domicile_p2p.cli import CommandError  # noqa: E402
-from domicile_p2p.cli.host import browser_seats_from, config_from, register  # noqa: E402
-from domicile_p2p.net.adapters.browser_seats import STATIC_FILES, BrowserSeatServer  # noqa: E402
+from domicile_p2p.cli.host import (  # noqa: E402
+    browser_seats_from,
+    config_from,
+    print_browser_seats,
+    register,
+)
+from domicile_p2p.net.adapters.browser_seats import (  # noqa: E402
+    QR_BORDER,
+    STATIC_FILES,
+    BrowserSeatServer,
+    qr_lines,
+)
 from domicile_p2p.net.adapters.host import HostConfig, RunningHost, start_host  # noqa: E402
 from domicile_p2p.packs import load_default_pack  # noqa: E402
 
@@ -288,3 +298,42 @@ async def test_domicile_host_serves_and_logs_its_browser_seats(tmp_path: Path) -
     finally:
         process.send_signal(signal.SIGTERM)
         assert await asyncio.wait_for(process.wait(), 60) == 0
+
+
+def modules_of(lines: list[str]) -> list[list[bool]]:
+    """The light modules the half blocks draw, two rows a line."""
+    tops = {"█": True, "▀": True, "▄": False, " ": False}
+    bottoms = {"█": True, "▀": False, "▄": True, " ": False}
+    rows: list[list[bool]] = []
+    for line in lines:
+        rows.append([tops[c] for c in line])
+        rows.append([bottoms[c] for c in line])
+    return rows
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "192.168.100.200"])
+def test_a_seat_s_qr_code_is_its_url_and_fits_80x24(host: str) -> None:
+    import segno
+
+    url = f"https://{host}:54321/s/{'Ab-_' * 5}xy"
+    lines = qr_lines(url)
+    assert max(len(line) for line in lines) <= 80 and len(lines) + 1 <= 24
+    matrix = segno.make(url, error="l", boost_error=False).matrix
+    size = len(matrix)
+    drawn = modules_of(lines)
+    for row in range(size):
+        for column in range(size):
+            light = drawn[row + QR_BORDER][column + QR_BORDER]
+            assert light == (not matrix[row][column])
+    assert all(drawn[row][:QR_BORDER] == [True, True] for row in range(size))  # quiet zone
+
+
+def test_the_host_s_screen_shows_each_seat_s_url_and_code(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    urls = [f"https://127.0.0.1:5/s/{'A' * 22}", f"https://127.0.0.1:5/s/{'B' * 22}"]
+    print_browser_seats(urls)
+    shown = capsys.readouterr().out.splitlines()
+    assert shown[0] == f"Browser seat 1: {urls[0]}"
+    second = shown.index(f"Browser seat 2: {urls[1]}")
+    assert shown[1:second] == qr_lines(urls[0]) and shown[second + 1 :] == qr_lines(urls[1])

@@ -93,6 +93,33 @@ body.-closed .closed {{ display: flex; }}
 """
 
 
+QR_BORDER = 2
+"""Light modules around the code (readers want a quiet zone; two are enough on a screen)."""
+
+
+def qr_lines(url: str) -> list[str]:
+    """``url`` as a QR code in text, two module rows a line (half blocks), its light modules
+    drawn (a terminal's dark background is the code's dark): a seat's URL on an IPv4
+    address (at most version 4, 37x37 with the border) takes at most 37 columns and 19
+    lines, within 80x24."""
+    import segno  # the web extra, as this whole module
+
+    code = segno.make(url, error="l", boost_error=False)
+    size = len(code.matrix) + 2 * QR_BORDER
+
+    def light(row: int, column: int) -> bool:
+        inner_row, inner_column = row - QR_BORDER, column - QR_BORDER
+        if not (0 <= inner_row < len(code.matrix) and 0 <= inner_column < len(code.matrix)):
+            return True
+        return not code.matrix[inner_row][inner_column]
+
+    glyphs = {(True, True): "█", (True, False): "▀", (False, True): "▄", (False, False): " "}
+    return [
+        "".join(glyphs[light(row, column), light(row + 1, column)] for column in range(size))
+        for row in range(0, size, 2)
+    ]
+
+
 def mint_token() -> str:
     """A seat's token: random, URL-safe (what :func:`browser_gate.seat_of` expects)."""
     return secrets.token_urlsafe(TOKEN_BYTES)
