@@ -698,6 +698,7 @@ class NetworkTable:
             offline=False,
             code=self._code(),
             address=self._where(),
+            listening=self._listening(),
             fingerprint_phrase=phrase(self._fingerprint) if self._fingerprint else None,
             pack_name=self.pack.name,
             started=started,
@@ -742,6 +743,7 @@ class NetworkTable:
             offline=False,
             code=self._code(),
             address=self._where(),
+            listening=self._listening(),
             pack_name=self.pack.name,
         )
 
@@ -749,6 +751,15 @@ class NetworkTable:
         if self._host is not None:
             return self._host.tables()[0].code
         return str(self._ticket.code) if self._ticket is not None else None
+
+    def _listening(self) -> str | None:
+        """Where the table hosted here accepts players, for its lobby (``None``: not hosted
+        here): every network of the laptop unless ``--interface`` named one."""
+        if self.hosting is None:
+            return None
+        if self._interface is None:
+            return "all networks, the LAN too (--interface IP for one)"
+        return f"{self._interface} only"
 
     def _where(self) -> str | None:
         if self._host is not None:

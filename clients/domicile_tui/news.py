@@ -44,6 +44,8 @@ class LobbyInfo:
     code: str | None = None
     address: str | None = None
     fingerprint_phrase: str | None = None
+    listening: str | None = None
+    """Where a table hosted on this laptop accepts players, in words (``None``: not hosted here)."""
     pack_name: str = ""
     started: bool = False
     can_start: bool = False

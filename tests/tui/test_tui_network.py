@@ -166,6 +166,22 @@ async def test_hosting_for_the_lan_seats_the_player_and_the_bots(tmp_path: Path)
         writer.close()
 
 
+def test_the_lobby_of_a_table_hosted_here_says_it_listens_on_all_networks(
+    tmp_path: Path,
+) -> None:
+    from domicile_tui.networked import NetworkTable
+    from domicile_tui.screens.lobby import joining_lines
+
+    def lobby_of(interface: str | None) -> str:
+        table = NetworkTable(
+            PACK, tmp_path, name="Mina", role=Role.GHOST, hosting=settings(), interface=interface
+        )
+        return joining_lines(table._placeholder_lobby()).plain
+
+    assert "Listening on all networks, the LAN too (--interface IP for one)" in lobby_of(None)
+    assert "Listening on 192.168.1.20 only" in lobby_of("192.168.1.20")
+
+
 async def test_a_hosted_table_with_an_open_seat_waits_in_the_lobby(tmp_path: Path) -> None:
     hosting = settings(Role.GHOST)
     hosting = type(hosting)(
@@ -189,6 +205,7 @@ async def test_a_hosted_table_with_an_open_seat_waits_in_the_lobby(tmp_path: Pat
         assert "Bots take the 1 open seat when you start" in hint
         join = rendered(app.screen.query_one("#lobby-join", Static))
         assert lobby.code in join and "Host phrase" in join  # type: ignore[operator]
+        assert f"Listening on {LOOPBACK} only" in join  # the interface it was told to use
 
         # Friends join across the network with the code read out loud: the first takes the
         # open seat, the second the bot's seat; then every seat is a person's and it begins.

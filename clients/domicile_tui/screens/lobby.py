@@ -95,6 +95,8 @@ def joining_lines(lobby: LobbyInfo) -> Content:
         lines.append(Content.assemble(("Table code   ", "bold"), (lobby.code, "bold $primary")))
     if lobby.address:
         lines.append(Content.assemble(("Address      ", "bold"), lobby.address))
+    if lobby.listening:
+        lines.append(Content.assemble(("Listening on ", "bold"), lobby.listening))
     if lobby.fingerprint_phrase:
         lines.append(
             Content.assemble(("Host phrase  ", "bold"), (lobby.fingerprint_phrase, "italic"))
