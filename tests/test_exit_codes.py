@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import domicile_p2p.cli as cli
-from domicile_p2p.cli import EXIT_CODES, build_parser, exit_codes_help
+from domicile_p2p.cli import EXIT_CODES, _leaves, build_parser, exit_codes_help
 
 ROOT = Path(__file__).resolve().parents[1]
 COMMAND_MODULES = [
@@ -58,7 +58,9 @@ def test_every_commands_help_ends_with_the_table(capsys: pytest.CaptureFixture[s
     subparsers = next(a for a in parser._actions if a.dest == "command")
     assert exit_codes_help() in parser.format_help()
     for name, subparser in subparsers.choices.items():
-        assert subparser.format_help().rstrip().endswith(exit_codes_help()), name
+        for helped in {subparser, *_leaves(subparser)}:
+            assert helped.format_help().rstrip().endswith(exit_codes_help()), helped.prog
+            assert helped.format_help().count("exit codes (every command)") == 1, name
 
 
 def test_the_readme_shows_the_same_table() -> None:

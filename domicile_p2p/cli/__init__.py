@@ -135,13 +135,15 @@ def _parser(
         if only is None or name == only:
             load()(subparsers)
     for subparser in subparsers.choices.values():
-        for runs in _leaves(subparser):
+        leaves = _leaves(subparser)
+        for runs in leaves:
             add_diagnostics_options(runs)  # on the command that runs (`pack check`, not `pack`)
-        # Every command's --help ends with the one table (a command's own epilog first).
-        own = f"{subparser.epilog}\n\n" if subparser.epilog else ""
-        subparser.epilog = own + exit_codes_help()
-        if subparser.formatter_class is argparse.HelpFormatter:
-            subparser.formatter_class = argparse.RawDescriptionHelpFormatter
+        for helped in {id(p): p for p in (subparser, *leaves)}.values():
+            # Every command's --help ends with the one table (a command's own epilog first).
+            own = f"{helped.epilog}\n\n" if helped.epilog else ""
+            helped.epilog = own + exit_codes_help()
+            if helped.formatter_class is argparse.HelpFormatter:
+                helped.formatter_class = argparse.RawDescriptionHelpFormatter
     return parser
 
 
