@@ -118,7 +118,7 @@ def test_the_ghost_agent_refuses_to_sign_a_false_verdict() -> None:
     game.play(game.oracles(frozenset({1})), until=lambda g: g.state.phase is Phase.SEANCE)
     lies = tuple(Verdict(seat, False) for seat in game.state.active_seats)
     with pytest.raises(FalseVerdict):
-        game.ghost.act(Seance(lies))
+        game.ghost.sign_move(Seance(lies))
     signed = game.ghost.seance()
     assert all(v.correct and v.opening is not None for v in signed.body.verdicts)  # type: ignore[attr-defined]
     game.send(signed)
@@ -140,7 +140,7 @@ def test_agents_refuse_what_the_protocol_does_not_allow_now() -> None:
     with pytest.raises(AgentMisuse):
         game.agents[0].commit_entropy()
     with pytest.raises(AgentMisuse):
-        game.ghost.act(Refresh(by=1))
+        game.ghost.sign_move(Refresh(by=1))
 
 
 def test_an_agent_must_hold_its_seats_key() -> None:
@@ -176,7 +176,7 @@ def test_a_crashed_ghost_comes_back_from_its_seed_and_the_events(tmp_path) -> No
     back = GhostAgent.restore(game.keys.identities[GHOST], game.ghost.seed, events)
     assert back.state == game.ghost.state
     assert back.next_counter == game.ghost.next_counter
-    signed = back.act(Refresh())
+    signed = back.sign_move(Refresh())
     assert signed.counter == game.ghost.next_counter
 
 
@@ -225,9 +225,9 @@ def test_an_agent_does_each_setup_step_once_and_moves_only_in_play() -> None:
         game.ghost.state  # noqa: B018
     game.send(game.agents[1].reveal_entropy())
     with pytest.raises(AgentMisuse, match="not being played"):
-        game.agents[0].act(Lock(1))
+        game.agents[0].sign_move(Lock(1))
     with pytest.raises(AgentMisuse, match="not being played"):
-        game.ghost.act(Refresh())
+        game.ghost.sign_move(Refresh())
     with pytest.raises(AgentMisuse, match="entropy is 32 bytes"):
         InvestigatorAgent(game.keys.identities[1], 1, game.replica, bytes(3))
 

@@ -122,7 +122,7 @@ def test_the_ghost_agent_does_not_sign_a_reveal_of_a_seed_it_never_committed_to(
 def test_moves_are_refused_outside_play_by_the_agent_and_the_ledger_alike() -> None:
     game = Game(65)
     with pytest.raises(AgentMisuse, match="not being played"):
-        game.agents[0].act(Lock(1))
+        game.agents[0].sign_move(Lock(1))
     game.setup()
     assert game.ledger.step is Step.PLAY
     assert game.ledger.accepts(Kind.PLACE, 1) and not game.ledger.accepts(Kind.PLACE, GHOST)

@@ -280,7 +280,7 @@ def test_a_table_needs_its_own_host_key() -> None:
 def test_an_investigator_agent_refuses_moves_of_other_seats() -> None:
     game = Game(49).setup()
     with pytest.raises(Exception, match="cannot sign a move of seat 2"):
-        game.agents[0].act(Place(2, "char-01"))
+        game.agents[0].sign_move(Place(2, "char-01"))
 
 
 def test_a_finished_log_whose_reveal_proves_a_cheat_resumes() -> None:

@@ -277,7 +277,7 @@ class Game:
                     signed = ghost(self)
                 else:
                     action = policies[seat - 1].act(self.agents[seat - 1].view())
-                    signed = None if action is None else self.agents[seat - 1].act(action)
+                    signed = None if action is None else self.agents[seat - 1].sign_move(action)
                 if signed is not None:
                     self.send(signed)
                     moved = True
@@ -312,7 +312,7 @@ class HonestGhost:
 
     def __call__(self, game: Game) -> SignedAction | None:
         action = self.policy.act(game.ghost.view())
-        return None if action is None else game.ghost.act(action)
+        return None if action is None else game.ghost.sign_move(action)
 
 
 class CheatingGhost:

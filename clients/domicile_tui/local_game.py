@@ -179,7 +179,7 @@ class LocalGame:
             del self._talk[seat]
         agent = self.agents[seat]
         try:
-            signed = agent.act(action)
+            signed = agent.sign_move(action)
         except (RuleError, AgentMisuse) as error:
             raise Refused(str(error)) from None
         try:

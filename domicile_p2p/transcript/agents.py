@@ -132,9 +132,9 @@ class SeatAgent:
         return state
 
     def chat(self, text: str) -> SignedAction:
-        return self.act(Chat(self.seat, text))
+        return self.sign_move(Chat(self.seat, text))
 
-    def act(self, action: Action) -> SignedAction:
+    def sign_move(self, action: Action) -> SignedAction:
         """Sign a move of the game, after checking it against the rules."""
         if action.by != self.seat:
             raise AgentMisuse(f"seat {self.seat} cannot sign a move of seat {action.by}")
@@ -313,7 +313,7 @@ class GhostAgent(SeatAgent):
 
     # ----------------------------------------------------------------- play
 
-    def act(self, action: Action) -> SignedAction:
+    def sign_move(self, action: Action) -> SignedAction:
         """Sign one of the Ghost's moves; a séance's correct verdicts get their openings.
 
         Raises the :class:`~domicile_p2p.rules.RuleError` the move breaks,
@@ -336,7 +336,7 @@ class GhostAgent(SeatAgent):
         """The true verdicts of this séance (Stage One or Stage Two), signed."""
         state = self.state
         assert state.secrets is not None
-        return self.act(true_seance(state, state.secrets))
+        return self.sign_move(true_seance(state, state.secrets))
 
     def _seance_body(self, before: GameState, action: Seance) -> SeanceBody:
         verdicts = []

@@ -250,7 +250,7 @@ def _play(
             if action is None:
                 continue
             try:
-                signed = agent.act(action)
+                signed = agent.sign_move(action)
             except RuleError as exc:
                 raise SelfplayError(f"the bot of seat {agent.seat} broke a rule: {exc}") from exc
             send(signed)

@@ -200,7 +200,7 @@ class LyingGhost(GhostAgent):
             return replace(blind, secrets=state.secrets)
         return apply(state, action)
 
-    def act(self, action: Action) -> SignedAction:
+    def sign_move(self, action: Action) -> SignedAction:
         if self.lie is None and self.mode != "bad-seed":
             lie = None
             if isinstance(action, Seance):
@@ -215,7 +215,7 @@ class LyingGhost(GhostAgent):
             if lie is not None:
                 self.lie = lie
                 return lie
-        return super().act(action)
+        return super().sign_move(action)
 
     def _lie(self, truth: Seance) -> SignedAction | None:
         state = self.state
@@ -415,7 +415,7 @@ class Blunder:
         agent.resync()
         if self.placed:
             self.done = True
-            return agent.act(Lock(seat))
+            return agent.sign_move(Lock(seat))
         if action.kind is not Kind.PLACE:
             return action
         secret = self.ghost.session.player.agent
@@ -428,7 +428,7 @@ class Blunder:
         columns = {state.secrets.column(s).card(seeking) for s in state.config.seats}
         wrong = [c for c in state.tableau.cards(seeking) if c not in columns]
         self.placed = True
-        return agent.act(Place(seat, wrong[0]))
+        return agent.sign_move(Place(seat, wrong[0]))
 
 
 def blunder(peer: Peer, ghost: Peer) -> None:

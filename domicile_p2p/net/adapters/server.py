@@ -199,7 +199,7 @@ class _DurableOrder:
         self.commits = 0
         """How many group commits have completed (each one sync per table it touched)."""
 
-    def submit(self, effects: Sequence[HostEffect]) -> None:
+    def carry_out(self, effects: Sequence[HostEffect]) -> None:
         if self.failure is not None:
             # Nothing the session says now can be trusted to be on disk: only log it.
             self._run([effect for effect in effects if isinstance(effect, Log)])
@@ -441,7 +441,7 @@ class HostServer:
 
     def apply(self, effects: Sequence[HostEffect]) -> None:
         """Carry out ``effects`` in order; an effect after a Persist waits until it is on disk."""
-        self._order.submit(effects)
+        self._order.carry_out(effects)
         self._wake.set()
 
     async def drained(self) -> None:

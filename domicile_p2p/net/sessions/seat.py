@@ -139,7 +139,7 @@ class SeatPlayer:
         """Sign a move (raises the ``RuleError`` or ``AgentMisuse`` an illegal move deserves)."""
         if self.agent is None:
             raise NetError("the game has not begun")
-        return self.agent.act(action)
+        return self.agent.sign_move(action)
 
     def last_counter(self) -> int:
         if self.replica is None or self.seat is None:
