@@ -32,6 +32,7 @@ from domicile_p2p.net.adapters.browser_seats import (  # noqa: E402
     STATIC_FILES,
     BrowserSeatServer,
     qr_lines,
+    seat_command,
 )
 from domicile_p2p.net.adapters.host import HostConfig, RunningHost, start_host  # noqa: E402
 from domicile_p2p.packs import load_default_pack  # noqa: E402
@@ -337,3 +338,25 @@ def test_the_host_s_screen_shows_each_seat_s_url_and_code(
     assert shown[0] == f"Browser seat 1: {urls[0]}"
     second = shown.index(f"Browser seat 2: {urls[1]}")
     assert shown[1:second] == qr_lines(urls[0]) and shown[second + 1 :] == qr_lines(urls[1])
+
+
+def test_a_seat_runs_an_investigator_s_client_pinned_to_this_host_with_its_own_data_dir(
+    tmp_path: Path,
+) -> None:
+    argv = seat_command("wss://10.0.0.1:5", "7-raven-lantern", "ab" * 32, "Browser 1", tmp_path)
+    assert argv[1:4] == ["-m", "domicile_p2p", "play"]
+    options = dict(zip(argv[4::2], argv[5::2], strict=True))
+    assert options == {
+        "--connect": "wss://10.0.0.1:5",
+        "--code": "7-raven-lantern",
+        "--fingerprint": "ab" * 32,
+        "--role": "investigator",  # never the Ghost: its secrets would sit on the host
+        "--name": "Browser 1",
+        "--data-dir": str(tmp_path),
+    }
+
+
+async def test_each_seat_has_a_data_dir_of_its_own(served: Served) -> None:
+    homes = [seat.data_dir for seat in served.seats.seats]
+    assert len(set(homes)) == 2 and all(home.is_dir() for home in homes)
+    assert all((home.stat().st_mode & 0o077) == 0 for home in homes)
