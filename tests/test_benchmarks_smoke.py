@@ -76,3 +76,21 @@ def test_the_hosts_own_work_for_callgrind_runs_small(what: str) -> None:
         "events": 6,
         "built": 12,
     }
+
+
+@pytest.mark.parametrize("mode", ["verify", "floor", "none"])
+def test_the_verify_passes_for_callgrind_run(mode: str, tmp_path: Path) -> None:
+    """``benchmarks/verify_passes.py`` (counted under callgrind, never timed) still runs."""
+    from domicile_p2p.cli import main
+
+    game = tmp_path / "game.jsonl"
+    played = ["--investigators", "1", "--difficulty", "easy", "--seed", "1"]
+    assert main(["selfplay", *played, "--transcript", str(game)]) == 0
+    result = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "verify_passes.py"), mode, str(game), "2"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=BENCHMARKS.parent,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
