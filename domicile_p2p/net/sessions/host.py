@@ -73,7 +73,8 @@ a replica would and takes it as its next event; nothing else can be added.
 
 The host's parts, each sans I/O with its own tests: ``admission.py`` (connection
 caps, shedding, the join queue, PAKE failure counts), ``audience.py`` (who holds
-each seat and who watches), ``chat.py`` (chat budgets),
+each seat and who watches), ``chat.py`` (chat budgets), ``lobby_clocks.py`` (the
+lobbies' wait and ready clocks),
 ``room.py`` (a table's seats and lobby), ``game.py`` (its game), ``guards/``
 (deadlines and cross-checks).  This module keeps the connections' phases and
 turns the parts' answers into effects.
@@ -116,6 +117,7 @@ from domicile_p2p.net.sessions.guards.setup import SetupWatch
 # HostLimits lives with the other limits; adapters and tests import it from here too.
 from domicile_p2p.net.sessions.limits import HostLimits as HostLimits
 from domicile_p2p.net.sessions.limits import TokenBucket
+from domicile_p2p.net.sessions.lobby_clocks import LobbyClocks
 from domicile_p2p.net.sessions.room import (
     EventObject,
     Refusal,
@@ -199,17 +201,9 @@ class HostSession:
         """Who holds each seat and who watches, per table (``audience.py``)."""
         self._handshaking: dict[ConnectionId, _Connection] = {}
         """Connections not seated yet and not closing (the handshake deadline's)."""
-        self._waiting: dict[int, Room] = {
-            nameplate: room
-            for nameplate, room in self.rooms.items()
-            if room.game is None and room.starts is Starts.WAIT
-        }
-        """Lobbies that start on a clock (``wait``): the only tables time alone can start."""
-        self._lobby_clocks_open = False
+        self._lobby_clocks = LobbyClocks(self.rooms.values(), self.limits.ready_timeout)
         self._told_behind: set[tuple[int, str]] = set()
         """(table, game id) whose log a returning peer showed to be behind (logged once)."""
-        self._ready_clocks: dict[int, Room] = {}
-        """Lobbies of a next game whose not-ready people have a deadline (``ready_timeout``)."""
         self._published: set[int] = {
             nameplate for nameplate, room in self.rooms.items() if room.game is not None
         }
@@ -241,16 +235,7 @@ class HostSession:
         for clock in (self._setup.deadline(), self._sand_glass.deadline(), joins_resume):
             if clock is not None:
                 pending.append(clock)
-        pending += [
-            room.lobby_deadline
-            for room in self._waiting.values()
-            if room.lobby_deadline is not None
-        ]
-        pending += [
-            room.ready_deadline
-            for room in self._ready_clocks.values()
-            if room.ready_deadline is not None
-        ]
+        pending += self._lobby_clocks.deadlines()
         return min(pending, default=None)
 
     # ------------------------------------------------------------- inputs
@@ -732,9 +717,9 @@ class HostSession:
         previous = room.game.game_id if room.game is not None else None
         freed = room.next_game(self.connected_seats(table))
         if room.starts is Starts.WAIT:
-            self._waiting[table] = room
+            self._lobby_clocks.wait(room)
         room.open_lobby(now)
-        self._ready_clock(room, now)
+        self._lobby_clocks.ready_clock(room, now)
         self._published.add(table)
         effects: list[HostEffect] = [
             Log(
@@ -761,7 +746,8 @@ class HostSession:
             if state is not None and state.seat is not None:
                 state.seat = moved[state.seat]
         if room.games > 1:
-            self._ready_clock(room, now)  # nobody is ready after a rotation: a new deadline
+            # Nobody is ready after a rotation: a new deadline.
+            self._lobby_clocks.ready_clock(room, now)
         effects: list[HostEffect] = [Log("seats-rotated", {"table": table})]
         return effects + self._seats_moved(room, now) + self._watch_setup(now)
 
@@ -805,34 +791,19 @@ class HostSession:
         Per input this looks only at the ``wait`` lobbies: a table of any other rule
         starts when its seats change (``_sit``) or its owner says so (``start_table``).
         """
-        if not self._lobby_clocks_open:
-            self._lobby_clocks_open = True
-            for room in self.rooms.values():
-                if room.game is None:
-                    room.open_lobby(now)
+        self._lobby_clocks.open(now)
         effects: list[HostEffect] = []
-        for room in list(self._ready_clocks.values()):
-            deadline = room.ready_deadline
-            if room.game is not None or deadline is None:
-                self._ready_clocks.pop(room.nameplate, None)
-            elif now >= deadline:
-                self._ready_clocks.pop(room.nameplate, None)
-                timeout = self.limits.ready_timeout
-                effects += self._unseat_not_ready(
-                    room, f"you were not ready within {timeout:g} s: your seat is free"
-                )
-                if room.may_start(now):
-                    effects += self._begin(room)
-        for room in list(self._waiting.values()):
+        for room in self._lobby_clocks.ready_over(now):
+            timeout = self.limits.ready_timeout
+            effects += self._unseat_not_ready(
+                room, f"you were not ready within {timeout:g} s: your seat is free"
+            )
+            if room.may_start(now):
+                effects += self._begin(room)
+        for room in self._lobby_clocks.waiting():
             if room.may_start(now):
                 effects += self._begin(room)
         return effects
-
-    def _ready_clock(self, room: Room, now: float) -> None:
-        """The lobby of ``room``'s next game frees its not-ready seats ``ready_timeout``
-        seconds from ``now``."""
-        room.ready_deadline = now + self.limits.ready_timeout
-        self._ready_clocks[room.nameplate] = room
 
     def _unseat_not_ready(self, room: Room, why: str) -> list[HostEffect]:
         """Free the seat of every person not ready in the lobby of ``room``'s next game (the
@@ -871,7 +842,7 @@ class HostSession:
         except Exception as exc:  # a bug: nothing a guest sends makes a start fail
             return self._set_aside(room, "start", exc)
         assert room.game is not None
-        self._waiting.pop(room.nameplate, None)
+        self._lobby_clocks.stop(room.nameplate)
         effects: list[HostEffect] = [
             Log(
                 "game-started",
@@ -965,7 +936,7 @@ class HostSession:
         its players and spectators are told and let go; no other table is touched."""
         nameplate = room.nameplate
         room.out_of_order = f"could not {doing} this table's game ({type(error).__name__}: {error})"
-        self._waiting.pop(nameplate, None)
+        self._lobby_clocks.stop(nameplate)
         self._setup.forget(nameplate)
         self._sand_glass.forget(nameplate)
         self._published.discard(nameplate)
