@@ -16,10 +16,14 @@ import pytest
 from hypothesis import settings
 
 # A command a test runs without --data-dir writes to the platform's data dir
-# (platformdirs: $XDG_DATA_HOME/domicile-p2p): make that this run's own, never the
-# user's nor another run's.  Worker processes and the commands they start inherit it.
+# (platformdirs: $XDG_DATA_HOME/domicile-p2p) and reads the platform's config file
+# ($XDG_CONFIG_HOME): make both this run's own, never the user's nor another run's, and
+# let no $DOMICILE_DATA_DIR of the user's shell move them.  Worker processes and the
+# commands they start inherit this.
 _DATA_HOME = tempfile.mkdtemp(prefix="domicile-test-data-home-")
-os.environ["XDG_DATA_HOME"] = _DATA_HOME
+os.environ["XDG_DATA_HOME"] = os.path.join(_DATA_HOME, "data")
+os.environ["XDG_CONFIG_HOME"] = os.path.join(_DATA_HOME, "config")
+os.environ.pop("DOMICILE_DATA_DIR", None)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
