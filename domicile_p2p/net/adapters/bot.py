@@ -19,6 +19,7 @@ import secrets
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TypeAlias
 
 from domicile_p2p.bots import InvestigatorBot, make_policy
 from domicile_p2p.bots import Policy as BotPolicy
@@ -34,6 +35,9 @@ from domicile_p2p.transcript import Event, Replica, SignedAction
 from domicile_p2p.transcript.errors import AgentMisuse
 from domicile_p2p.transcript.schema import ChatBody
 from domicile_p2p.transcript.verify import VerifyReport, verify
+
+PolicyFactory: TypeAlias = Callable[[int, Pack, int], BotPolicy]
+"""Makes the policy that decides for a seat: ``(seat, pack, seed)``."""
 
 
 class PackMismatch(NetError):
@@ -63,14 +67,17 @@ class BotBrain:
         *,
         pack: Pack | None = None,
         seed: int | None = None,
+        policies: PolicyFactory | None = None,
         on_illegal: Callable[[str], None] | None = None,
         clock: Callable[[], float] = time.monotonic,
         wait_for_people: bool | None = None,
     ) -> None:
         """``wait_for_people``: in Stage Two, wait for the people before locking
         (``bots.waiting``); by default when the session says it is a bot's (a person's
-        seat played by a bot, as in tests, treats every seat alike)."""
+        seat played by a bot, as in tests, treats every seat alike).  ``policies``: what
+        decides for the seat (the real bots, ``make_policy``, by default)."""
         self.session = session
+        self._policies: PolicyFactory = policies or make_policy
         self._clock = clock
         self._wait_for_people = session.bot if wait_for_people is None else wait_for_people
         self._heard = 0
@@ -108,7 +115,7 @@ class BotBrain:
                     f"the table plays pack {pack_ref.id} ({pack_ref.hash[:12]}...), "
                     f"this bot has {self.pack.id} ({self.pack.content_hash[:12]}...)"
                 )
-            self._policy = make_policy(seat, self.pack, self.seed)
+            self._policy = self._policies(seat, self.pack, self.seed)
         return self._policy
 
     def decide(self) -> SignedAction | None:

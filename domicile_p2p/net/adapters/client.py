@@ -29,7 +29,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from domicile_p2p.net.adapters.pins import PinStore
-from domicile_p2p.net.adapters.seat_secrets import SeatSecrets
+from domicile_p2p.net.adapters.seat_secrets import SecretKeeper
 from domicile_p2p.net.adapters.tls import client_context, peer_fingerprint
 from domicile_p2p.net.address import Address
 from domicile_p2p.net.errors import HostMisbehaved, NetError, Unreachable
@@ -188,7 +188,7 @@ class PeerClient:
         self,
         session: PeerSession,
         dial: Dialer,
-        secrets: SeatSecrets,
+        secrets: SecretKeeper,
         *,
         pins: PinStore | None = None,
         pin_key: str | None = None,

@@ -32,23 +32,23 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final
 
-from domicile_p2p.fairness.commit import GAME_ID_BYTES
 from domicile_p2p.identity import Identity
-from domicile_p2p.net.adapters.bot import BotBrain, BotOutcome, run_bot
+from domicile_p2p.net.adapters.bot import BotBrain, BotOutcome, PolicyFactory, run_bot
 from domicile_p2p.net.adapters.client import Backoff, Dialed, Dialer, PeerClient
+from domicile_p2p.net.adapters.clock import Clock, LoopClock
 from domicile_p2p.net.adapters.discovery import Advertiser, TableAdvert, advertised_addresses
 from domicile_p2p.net.adapters.disk_trouble import DiskTrouble
+from domicile_p2p.net.adapters.draws import Draws, SystemDraws
 from domicile_p2p.net.adapters.gc_pauses import THAW_EVERY, PauseWatch
 from domicile_p2p.net.adapters.key_files import load_or_create_identity
 from domicile_p2p.net.adapters.logs import LogSink
 from domicile_p2p.net.adapters.outbox import OutboxLimits
-from domicile_p2p.net.adapters.seat_secrets import SeatSecrets
+from domicile_p2p.net.adapters.seat_secrets import SeatSecrets, SecretKeeper
 from domicile_p2p.net.adapters.server import HostServer
 from domicile_p2p.net.adapters.store import EVENTS_FILE, HostStore, StoredTable, StoreError
 from domicile_p2p.net.adapters.tls import (
@@ -118,6 +118,9 @@ class HostConfig:
     """With ``games``: seconds between a game's end and the next game's lobby (the players
     read the end and its proof first)."""
     bot_delay: float = 0.0
+    policies: PolicyFactory | None = None
+    """What decides for the hosted bots: ``policies(seat, pack, seed)`` (the real bots,
+    ``domicile_p2p.bots.make_policy``, by default)."""
     advertise: bool = True
     pack: Pack | None = None
     limits: HostLimits = field(default_factory=HostLimits)
@@ -187,7 +190,7 @@ class TableInfo:
 class _Hooks:
     """The server's non-network effects, carried out by the running host."""
 
-    def __init__(self, host: RunningHost) -> None:
+    def __init__(self, host: TableHost) -> None:
         self.host = host
         self._loop = asyncio.get_running_loop()
 
@@ -217,23 +220,38 @@ class _Hooks:
         self.host._finished(table, game_id)
 
 
-class RunningHost:
-    """A host serving its tables; see the module docstring.  Use :func:`start_host`."""
+class TableHost:
+    """The tables of a host, their games and its bots, whoever reaches them: the part of a
+    host that is the same with a listener (:class:`RunningHost`) and without one
+    (``in_memory.InMemoryHost``: an offline table)."""
 
-    def __init__(self, config: HostConfig, log: LogSink) -> None:
+    persist_inline = False
+    """Events are written in disk threads (group commit); a host whose log is in memory
+    writes them on the loop (``HostServer(persist_inline=...)``)."""
+
+    def __init__(
+        self,
+        config: HostConfig,
+        log: LogSink,
+        store: HostStore,
+        identity: Identity,
+        *,
+        draws: Draws | None = None,
+        clock: Clock | None = None,
+    ) -> None:
         config.check()
         self.config = config
         self.log = log
-        self.store = HostStore(config.data_dir)
+        self.store = store
         self.pack = config.pack or load_default_pack()
-        self.identity: Identity = load_or_create_identity(config.data_dir)
-        self.certificate: HostCertificate = load_or_create_certificate(self.store.host_dir)
+        self.identity = identity
+        self.draws: Draws = draws or SystemDraws()
+        """Game ids, nonces, codes and bot seeds (the OS's unless a seed fixes them)."""
+        self.clock: Clock = clock or LoopClock()
         self.rooms: dict[int, Room] = {}
         self._stored: dict[int, StoredTable] = {}
         self.port = 0
         self.server: HostServer | None = None
-        self._advertiser: Advertiser | None = None
-        self._advert_tasks: dict[int, asyncio.Task[None]] = {}
         self._bots: dict[tuple[int, int], asyncio.Task[Any]] = {}
         self._done = asyncio.Event()
         self._failed = asyncio.Event()
@@ -251,7 +269,7 @@ class RunningHost:
                 config,
                 holders,
                 self.pack,
-                game_id=secrets.token_bytes(GAME_ID_BYTES),
+                game_id=self.draws.game_id(),
             )
 
         return start
@@ -275,19 +293,33 @@ class RunningHost:
             games=stored.games,
         )
 
-    def _bot_key(self, nameplate: int, seat: int) -> str:
-        return load_or_create_identity(self.store.bot_dir(nameplate, seat)).public_hex
+    # The hosted bots' keys and secrets: in the bot's data dir, one per table and seat it
+    # first sat in (an in-memory host keeps them in memory).
 
-    def _hosted_bot_dir(self, room: Room, seat: int) -> Path:
-        """The data dir of the hosted bot for ``seat``: the one whose key holds the seat
+    def _bot_identity(self, nameplate: int, seat: int) -> Identity:
+        return load_or_create_identity(self.store.bot_dir(nameplate, seat))
+
+    def _bot_secrets(self, nameplate: int, seat: int) -> SecretKeeper:
+        return SeatSecrets(self.store.bot_dir(nameplate, seat))
+
+    def _has_bot(self, nameplate: int, seat: int) -> bool:
+        return self.store.bot_dir(nameplate, seat).is_dir()
+
+    def _bot_key(self, nameplate: int, seat: int) -> str:
+        return self._bot_identity(nameplate, seat).public_hex
+
+    def _hosted_bot_seat(self, room: Room, seat: int) -> int:
+        """The seat whose hosted bot plays ``seat``: the one whose key holds the seat
         (seats moved round since its bot sat down), else the seat's own."""
         holder = room.holders.get(seat)
         if holder is not None and holder.bot:
             for other in room.config.seats:
-                directory = self.store.bot_dir(room.nameplate, other)
-                if directory.is_dir() and self._bot_key(room.nameplate, other) == holder.key:
-                    return directory
-        return self.store.bot_dir(room.nameplate, seat)
+                if (
+                    self._has_bot(room.nameplate, other)
+                    and self._bot_key(room.nameplate, other) == holder.key
+                ):
+                    return other
+        return seat
 
     def _new_tables(self) -> list[StoredTable]:
         config = self.config
@@ -299,9 +331,9 @@ class RunningHost:
         taken = {code.nameplate for code in config.codes}
         codes = list(config.codes)
         while len(codes) < config.tables:
-            nameplate = free_nameplate(taken, secrets.randbelow)
+            nameplate = free_nameplate(taken, self.draws.randbelow)
             taken.add(nameplate)
-            codes.append(new_code(nameplate, secrets.randbelow))
+            codes.append(new_code(nameplate, self.draws.randbelow))
         bots = config.bot_seats | ({GHOST} if config.ghost_bot else set())
         tables = []
         for index, code in enumerate(codes, start=1):
@@ -353,7 +385,7 @@ class RunningHost:
         bot_keys = {
             self._bot_key(config.nameplate, seat)
             for seat in config.seats
-            if self.store.bot_dir(config.nameplate, seat).is_dir()
+            if self._has_bot(config.nameplate, seat)
         }
         holders = [
             SeatHolder(
@@ -405,52 +437,38 @@ class RunningHost:
             self.store.open_log(room.nameplate)
         session = HostSession(
             rooms,
-            self.certificate.fingerprint,
+            self.fingerprint,
             limits=self.config.limits,
-            nonce=secrets.token_bytes,
+            nonce=self.draws.token_bytes,
         )
-        self.server = HostServer(session, _Hooks(self), outbox=self.config.outbox)
-        bind = self.config.interface or "0.0.0.0"
-        try:
-            self.port = await self.server.listen(
-                bind, self.config.port, server_context(self.certificate)
-            )
-        except OSError as exc:
-            raise HostError(
-                f"cannot listen on {bind}:{self.config.port}: {exc.strerror or exc}"
-            ) from None
-        for stored in list(self._stored.values()):
-            if stored.owner is not None and stored.port != self.port:
-                # A laptop's table comes back on the same port when it is free.
-                self._save(replace(stored, port=self.port))
-        self.log(
-            "listening",
-            {
-                "address": bind,
-                "port": self.port,
-                "fingerprint": self.certificate.fingerprint_hex,
-                "phrase": self.certificate.phrase,
-                "host_key": self.identity.public_hex,
-            },
+        self.server = HostServer(
+            session,
+            _Hooks(self),
+            outbox=self.config.outbox,
+            clock=self.clock,
+            persist_inline=self.persist_inline,
         )
+        await self._serve(self.server)
         for room in rooms:
             self.log("table", self._table_fields(room))
-        if self.config.advertise:
-            self._advertiser = Advertiser(
-                self.config.interface, f"domicile-{self.certificate.fingerprint_hex[:12]}"
-            )
-            await self._advertiser.start(self.port)
-            for room in rooms:
-                self._advert_changed(room.nameplate)
         # The garbage collector's pauses, kept short from here (gc_pauses.py).
         self._pauses.install(asyncio.get_running_loop())
         # The lobbies open now (a table with a lobby wait counts from here).
-        self.server.apply(session.tick(asyncio.get_running_loop().time()))
+        self.server.apply(session.tick(self.clock.now()))
         for room in rooms:
             self._bots_back(room.nameplate)
             if self._another_game_due(room):
                 asyncio.get_running_loop().call_soon(self._next_game_due, room.nameplate)
         self._check_done()
+
+    @property
+    def fingerprint(self) -> bytes:
+        """What the host's players pin (its certificate's fingerprint, at a host with one)."""
+        raise NotImplementedError
+
+    async def _serve(self, server: HostServer) -> None:
+        """Open the server to its players (a listener, or local links alone)."""
+        raise NotImplementedError
 
     def _table_fields(self, room: Room) -> dict[str, Any]:
         return {
@@ -469,16 +487,9 @@ class RunningHost:
         }
 
     @property
-    def url(self) -> str:
-        """Where players join: the first address the host is reachable at."""
-        return self.urls[0]
-
-    @property
     def urls(self) -> list[str]:
-        """Every ``wss://`` address of this host (one per interface when listening on all)."""
-        return [
-            Address(host, self.port).url for host in advertised_addresses(self.config.interface)
-        ]
+        """Every ``wss://`` address of this host (none without a listener)."""
+        return []
 
     def tables(self) -> list[TableInfo]:
         return [
@@ -510,15 +521,11 @@ class RunningHost:
             self._failed.set()
 
     async def close(self) -> None:
-        """Withdraw the adverts, say goodbye to every client, stop the bots."""
+        """Say goodbye to every client, stop the bots."""
         if self._closed:
             return
         self._closed = True
-        for task in self._advert_tasks.values():
-            task.cancel()
-        if self._advertiser is not None:
-            with contextlib.suppress(Exception):
-                await self._advertiser.close()
+        await self._closing()
         for task in self._bots.values():
             task.cancel()  # before the goodbyes, so they do not try to come back
         for task in self._bots.values():
@@ -529,6 +536,13 @@ class RunningHost:
         self.store.release()
         self._pauses.uninstall()
         self.log("stopped", {})
+
+    async def _closing(self) -> None:
+        """What goes first when the host closes (a listening host's adverts)."""
+
+    def _advert_changed(self, table: int) -> None:
+        """A table changed: a host that advertises it says so (one without a listener has
+        nothing to say)."""
 
     # ------------------------------------------------------------- in-process players
 
@@ -541,7 +555,7 @@ class RunningHost:
         server = self.server
         if server is None:
             raise HostError("the host is not started")
-        fingerprint = self.certificate.fingerprint
+        fingerprint = self.fingerprint
 
         async def dial() -> Dialed:
             if self._closed:
@@ -564,7 +578,7 @@ class RunningHost:
         try:
             # In the lobby of a next game this frees the seats of the people not ready.
             effects = server.session.start_table(
-                room.nameplate, asyncio.get_running_loop().time(), owner=stored.owner
+                room.nameplate, self.clock.now(), owner=stored.owner
             )
         except Refusal as refusal:
             raise HostError(str(refusal)) from None
@@ -590,7 +604,7 @@ class RunningHost:
             raise HostError("the next game opens once this table's game is over")
         if room.nameplate in self._archive_trouble:
             raise HostError("the next game opens once this game's transcript is written")
-        now = asyncio.get_running_loop().time()
+        now = self.clock.now()
         try:
             effects = server.session.next_game(room.nameplate, now)
         except Refusal as refusal:
@@ -610,7 +624,7 @@ class RunningHost:
         seat's player becomes the Ghost.  :class:`HostError` once the game has begun."""
         server, room = self._table(nameplate)
         try:
-            effects = server.session.rotate_seats(room.nameplate, asyncio.get_running_loop().time())
+            effects = server.session.rotate_seats(room.nameplate, self.clock.now())
         except Refusal as refusal:
             raise HostError(str(refusal)) from None
         # A hosted bot's task follows its connection to the seat it moved to, and the
@@ -683,8 +697,8 @@ class RunningHost:
     def _start_bot(self, room: Room, seat: int) -> None:
         assert self.server is not None
         server = self.server
-        directory = self._hosted_bot_dir(room, seat)
-        identity = load_or_create_identity(directory)
+        first_seat = self._hosted_bot_seat(room, seat)
+        identity = self._bot_identity(room.nameplate, first_seat)
         session = PeerSession(
             identity,
             room.nameplate,
@@ -702,10 +716,19 @@ class RunningHost:
                 self.log(f"bot-{event}", {"table": room.nameplate, "seat": seat, **fields})
 
         client = PeerClient(
-            session, dial, SeatSecrets(directory), backoff=Backoff(attempts=3), log=log
+            session,
+            dial,
+            self._bot_secrets(room.nameplate, first_seat),
+            backoff=Backoff(attempts=3),
+            log=log,
         )
         brain = BotBrain(
-            session, pack=self.pack, on_illegal=lambda why: log("bot-illegal-move", {"reason": why})
+            session,
+            pack=self.pack,
+            seed=self.draws.bot_seed(seat),
+            policies=self.config.policies,
+            on_illegal=lambda why: log("bot-illegal-move", {"reason": why}),
+            clock=self.clock.now,
         )
 
         def verified(outcome: BotOutcome) -> None:
@@ -740,41 +763,6 @@ class RunningHost:
         self._bots[(room.nameplate, seat)] = server.spawn(play())
 
     # ------------------------------------------------------------- effects
-
-    def _advert(self, room: Room) -> TableAdvert:
-        return TableAdvert(
-            name=room.config.name,
-            nameplate=room.nameplate,
-            fingerprint=self.certificate.fingerprint_hex,
-            seats_free=room.seats_free,
-            seats_total=room.config.investigators + 1,
-            bot_seats=len(room.bot_held),
-            difficulty=room.config.difficulty.value,
-            state=room.state,
-        )
-
-    def _advert_changed(self, table: int) -> None:
-        advertiser = self._advertiser
-        room = self.rooms.get(table)
-        if advertiser is None or room is None or self._closed:
-            return
-        previous = self._advert_tasks.get(table)
-
-        async def publish() -> None:
-            if previous is not None:
-                with contextlib.suppress(BaseException):
-                    await previous
-            advert = self._advert(room)
-            try:
-                if advertiser.published(table):
-                    await advertiser.update(advert)
-                else:
-                    instance = await advertiser.publish(advert)
-                    self.log("advertised", {"table": table, "instance": instance})
-            except Exception as exc:  # mDNS is a convenience: never take the host down
-                self.log("advert-failed", {"table": table, "error": str(exc)})
-
-        self._advert_tasks[table] = asyncio.ensure_future(publish())
 
     def _finished(self, table: int, game_id: str) -> None:
         room = self.rooms[table]
@@ -842,6 +830,107 @@ class RunningHost:
             )
         ):
             self._done.set()
+
+
+class RunningHost(TableHost):
+    """A host serving its tables on the LAN; see the module docstring.  Use :func:`start_host`."""
+
+    def __init__(self, config: HostConfig, log: LogSink) -> None:
+        store = HostStore(config.data_dir)
+        super().__init__(config, log, store, load_or_create_identity(config.data_dir))
+        self.certificate: HostCertificate = load_or_create_certificate(self.store.host_dir)
+        self._advertiser: Advertiser | None = None
+        self._advert_tasks: dict[int, asyncio.Task[None]] = {}
+
+    @property
+    def fingerprint(self) -> bytes:
+        return self.certificate.fingerprint
+
+    async def _serve(self, server: HostServer) -> None:
+        bind = self.config.interface or "0.0.0.0"
+        try:
+            self.port = await server.listen(
+                bind, self.config.port, server_context(self.certificate)
+            )
+        except OSError as exc:
+            raise HostError(
+                f"cannot listen on {bind}:{self.config.port}: {exc.strerror or exc}"
+            ) from None
+        for stored in list(self._stored.values()):
+            if stored.owner is not None and stored.port != self.port:
+                # A laptop's table comes back on the same port when it is free.
+                self._save(replace(stored, port=self.port))
+        self.log(
+            "listening",
+            {
+                "address": bind,
+                "port": self.port,
+                "fingerprint": self.certificate.fingerprint_hex,
+                "phrase": self.certificate.phrase,
+                "host_key": self.identity.public_hex,
+            },
+        )
+        if self.config.advertise:
+            self._advertiser = Advertiser(
+                self.config.interface, f"domicile-{self.certificate.fingerprint_hex[:12]}"
+            )
+            await self._advertiser.start(self.port)
+            for room in self.rooms.values():
+                self._advert_changed(room.nameplate)
+
+    @property
+    def url(self) -> str:
+        """Where players join: the first address the host is reachable at."""
+        return self.urls[0]
+
+    @property
+    def urls(self) -> list[str]:
+        """Every ``wss://`` address of this host (one per interface when listening on all)."""
+        return [
+            Address(host, self.port).url for host in advertised_addresses(self.config.interface)
+        ]
+
+    async def _closing(self) -> None:
+        for task in self._advert_tasks.values():
+            task.cancel()
+        if self._advertiser is not None:
+            with contextlib.suppress(Exception):
+                await self._advertiser.close()
+
+    def _advert(self, room: Room) -> TableAdvert:
+        return TableAdvert(
+            name=room.config.name,
+            nameplate=room.nameplate,
+            fingerprint=self.certificate.fingerprint_hex,
+            seats_free=room.seats_free,
+            seats_total=room.config.investigators + 1,
+            bot_seats=len(room.bot_held),
+            difficulty=room.config.difficulty.value,
+            state=room.state,
+        )
+
+    def _advert_changed(self, table: int) -> None:
+        advertiser = self._advertiser
+        room = self.rooms.get(table)
+        if advertiser is None or room is None or self._closed:
+            return
+        previous = self._advert_tasks.get(table)
+
+        async def publish() -> None:
+            if previous is not None:
+                with contextlib.suppress(BaseException):
+                    await previous
+            advert = self._advert(room)
+            try:
+                if advertiser.published(table):
+                    await advertiser.update(advert)
+                else:
+                    instance = await advertiser.publish(advert)
+                    self.log("advertised", {"table": table, "instance": instance})
+            except Exception as exc:  # mDNS is a convenience: never take the host down
+                self.log("advert-failed", {"table": table, "error": str(exc)})
+
+        self._advert_tasks[table] = asyncio.ensure_future(publish())
 
 
 async def start_host(config: HostConfig, log: LogSink | None = None) -> RunningHost:

@@ -16,7 +16,7 @@ import re
 import secrets
 from collections.abc import Callable
 from pathlib import Path
-from typing import Final
+from typing import Final, Protocol
 
 from domicile_p2p.fairness.commit import ENTROPY_BYTES, SEED_BYTES
 from domicile_p2p.net.adapters.key_files import read_private_file, write_private_file
@@ -25,6 +25,14 @@ from domicile_p2p.rules import GHOST
 
 SECRETS_DIR: Final = "secrets"
 _GAME_ID: Final = re.compile(r"^[0-9a-f]{32}$")
+
+
+class SecretKeeper(Protocol):
+    """Where a seat's secrets are kept (a file per game and seat, or memory at an offline
+    table, which nobody resumes)."""
+
+    def for_seat(self, game_id: str, seat: int) -> bytes:
+        """The secret seat ``seat`` commits to in game ``game_id`` (the same every time)."""
 
 
 class SeatSecrets:

@@ -47,6 +47,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.protocol import State
 from websockets.server import ServerProtocol
 
+from domicile_p2p.net.adapters.clock import Clock, LoopClock
 from domicile_p2p.net.adapters.disk_trouble import DiskTrouble
 from domicile_p2p.net.adapters.memory_release import MemoryRelease
 from domicile_p2p.net.adapters.outbox import (
@@ -182,7 +183,10 @@ class _DurableOrder:
         *,
         log: Callable[[str, Mapping[str, Any]], None],
         disk_threads: int,
+        inline: bool = False,
     ) -> None:
+        self._inline = inline
+        self._draining = False
         self._persist = persist
         self._run = run
         self._failed = failed
@@ -204,6 +208,10 @@ class _DurableOrder:
             # Nothing the session says now can be trusted to be on disk: only log it.
             self._run([effect for effect in effects if isinstance(effect, Log)])
             return
+        if self._inline:
+            self._held.extend(effects)
+            self._drain_inline()
+            return
         # Effects run at once up to the first Persist, unless earlier ones still wait.
         ready = 0 if self._held else _first_persist(effects)
         # Hold the rest first: an effect the ready ones cause (a hook that applies
@@ -217,6 +225,33 @@ class _DurableOrder:
             self._commit = asyncio.create_task(self._commit_all())
         if ready:
             self._run(effects[:ready])
+
+    def _drain_inline(self) -> None:
+        """Carry out the held effects in order, each Persist on the loop (an effect that
+        a hook applies meanwhile queues behind the rest, as it came after them)."""
+        if self._draining:
+            return
+        self._draining = True
+        try:
+            while self._held and self.failure is None:
+                run: list[HostEffect] = []
+                while self._held and not isinstance(self._held[0], Persist):
+                    run.append(self._held.popleft())
+                if run:
+                    self._run(run)
+                    continue
+                persist = self._held.popleft()
+                assert isinstance(persist, Persist)
+                try:
+                    self._persist(persist.table, persist.lines)
+                except Exception as exc:
+                    self.failure = f"cannot write an event log: {exc}"
+                    self._held.clear()
+                    self._failed(self.failure)
+                else:
+                    self.commits += 1
+        finally:
+            self._draining = False
 
     async def drained(self) -> None:
         """Return once every Persist so far is on disk and its effects are carried out."""
@@ -351,13 +386,19 @@ class HostServer:
         session: HostSession,
         hooks: HostHooks,
         *,
-        clock: Callable[[], float] | None = None,
+        clock: Clock | None = None,
         outbox: OutboxLimits | None = None,
+        persist_inline: bool = False,
     ) -> None:
+        """``clock``: the time the session's deadlines fall due on (the loop's by default).
+        ``persist_inline``: ``hooks.persist`` is called on the event loop, in the effects'
+        order, instead of in disk threads (a host keeping its logs in memory: no thread
+        hop, so the same session input always gives the same order of effects)."""
         self.session = session
         self.hooks = hooks
         self.outbox_limits = outbox or OutboxLimits()
-        self._clock = clock or (lambda: asyncio.get_running_loop().time())
+        self.clock: Clock = clock or LoopClock()
+        self._clock = self.clock.now
         self._ids = itertools.count(1)
         self._outboxes: dict[ConnectionId, _Outbox] = {}
         self._server: Server | None = None
@@ -373,6 +414,7 @@ class HostServer:
             self._persist_failed,
             log=hooks.log,
             disk_threads=max(1, min(DISK_THREADS, len(session.rooms))),
+            inline=persist_inline,
         )
 
     # ------------------------------------------------------------- lifecycle
@@ -403,9 +445,15 @@ class HostServer:
         self._memory = MemoryRelease(loop)
         self._accept_errors = AcceptErrors(self.hooks.log, loop.time, loop.get_exception_handler())
         loop.set_exception_handler(self._accept_errors)
-        self._timer = asyncio.create_task(self._run_timer())
+        self.keep_time()
         sockets = list(self._server.sockets)
         return int(sockets[0].getsockname()[1])
+
+    def keep_time(self) -> None:
+        """Let the session's deadlines fall due on the clock (:meth:`listen` does; a server
+        of local links alone calls it itself)."""
+        if self._timer is None:
+            self._timer = asyncio.create_task(self._run_timer())
 
     async def close(self) -> None:
         """Say goodbye to every connection, then stop listening."""
@@ -527,9 +575,7 @@ class HostServer:
         while True:
             deadline = self.session.next_deadline()
             self._wake.clear()
-            timeout = None if deadline is None else max(0.0, deadline - self._clock())
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout)
+            await self.clock.wait(self._wake, deadline)
             try:
                 self.apply(self.session.tick(self._clock()))
             except Exception as exc:
