@@ -17,12 +17,18 @@ from domicile_p2p.lazy import lazy_exports
 if TYPE_CHECKING:
     from domicile_p2p.bots import InvestigatorBot, Listener, Policy, make_policy
     from domicile_p2p.cli import CommandError, Register, main, requested_command
+    from domicile_p2p.cli._browser_seats import (
+        add_browser_seats_argument,
+        check_browser_seats,
+        serve_browser_seats,
+    )
     from domicile_p2p.cli._config import apply_config
     from domicile_p2p.cli._sandglass import add_timer_argument, timer_from
     from domicile_p2p.cli.verify import CannotVerify, check_version, verify_file
     from domicile_p2p.fairness.commit import GAME_ID_BYTES
     from domicile_p2p.fairness.seeds import HOST, SelfplaySeeds
     from domicile_p2p.identity import Identity, IdentityError
+    from domicile_p2p.net.adapters.browser_seats import qr_lines
     from domicile_p2p.net.adapters.client import (
         Backoff,
         Dialed,
@@ -112,6 +118,10 @@ _EXPORTS: dict[str, str] = {
     **dict.fromkeys(("CommandError", "Register", "main", "requested_command"), "cli"),
     **dict.fromkeys(("apply_config",), "cli._config"),
     **dict.fromkeys(("add_timer_argument", "timer_from"), "cli._sandglass"),
+    **dict.fromkeys(
+        ("add_browser_seats_argument", "check_browser_seats", "serve_browser_seats"),
+        "cli._browser_seats",
+    ),
     **dict.fromkeys(("CannotVerify", "check_version", "verify_file"), "cli.verify"),
     **dict.fromkeys(("GAME_ID_BYTES",), "fairness.commit"),
     **dict.fromkeys(("HOST", "SelfplaySeeds"), "fairness.seeds"),
@@ -120,6 +130,7 @@ _EXPORTS: dict[str, str] = {
     **dict.fromkeys(
         ("Backoff", "Dialed", "Dialer", "PeerClient", "websocket_dialer"), "net.adapters.client"
     ),
+    **dict.fromkeys(("qr_lines",), "net.adapters.browser_seats"),
     **dict.fromkeys(("DiscoveredTable", "discover"), "net.adapters.discovery"),
     **dict.fromkeys(("HostConfig", "HostError", "RunningHost", "start_host"), "net.adapters.host"),
     **dict.fromkeys(("PinStore",), "net.adapters.pins"),
@@ -280,9 +291,11 @@ __all__ = [
     "VerifyReport",
     "Violation",
     "WrongCode",
+    "add_browser_seats_argument",
     "add_timer_argument",
     "apply_config",
     "card_lists",
+    "check_browser_seats",
     "check_version",
     "default_data_dir",
     "discover",
@@ -299,8 +312,10 @@ __all__ = [
     "name_problem",
     "parse_code",
     "phrase",
+    "qr_lines",
     "read_bytes",
     "requested_command",
+    "serve_browser_seats",
     "split_lines",
     "start_host",
     "timer_from",

@@ -16,7 +16,12 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from domicile_p2p.client_api import CommandError, add_timer_argument, timer_from
+from domicile_p2p.client_api import (
+    CommandError,
+    add_browser_seats_argument,
+    add_timer_argument,
+    timer_from,
+)
 from domicile_p2p.rules import MAX_INVESTIGATORS, Difficulty
 from domicile_tui.pacing import DEFAULT_MEAN, BotPace
 from domicile_tui.session import MAX_NAME_LENGTH, Role, SettingsError, TableSettings, clean_name
@@ -103,6 +108,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--seed", type=int, help="deal a fixed game (offline tables; for demos and bug reports)"
     )
     add_timer_argument(parser)
+    add_browser_seats_argument(parser)
     joining = parser.add_argument_group(
         "joining a table from the command line (straight to its lobby, no front door)"
     )
@@ -123,7 +129,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 ANY_SEAT = "any"
 """``--role any``: whichever seat is free at a table joined with ``--connect``."""
-HOSTING_ONLY = ("offline", "menu", "tutorial", "resume")
+HOSTING_ONLY = ("offline", "menu", "tutorial", "resume", "browser_seats")
 """Options that open a table of one's own, which ``--connect`` does not."""
 
 
@@ -171,7 +177,8 @@ def seat_request_from(args: argparse.Namespace, settings: TableSettings) -> Seat
         raise CommandError("--connect needs the table's code: add --code CODE")
     for option in HOSTING_ONLY:
         if getattr(args, option):
-            raise CommandError(f"--connect joins a table across the network: drop --{option}")
+            flag = option.replace("_", "-")
+            raise CommandError(f"--connect joins a table across the network: drop --{flag}")
     if args.watch and args.role is not None:
         raise CommandError("--watch takes no seat: drop --role")
     if not args.connect.strip():
@@ -188,6 +195,26 @@ def seat_request_from(args: argparse.Namespace, settings: TableSettings) -> Seat
         raise CommandError(f"cannot join: {error}") from None
     role = None if args.role in (None, ANY_SEAT) else Role(args.role)
     return SeatRequest(ticket, settings.player_name, role, watch=args.watch)
+
+
+def browser_seats_from(args: argparse.Namespace, settings: TableSettings) -> int:
+    """``--browser-seats N``: how many of the hosted table's investigator seats to serve to
+    browsers (0: none), checked as ``domicile host`` checks them (every seat but the
+    player's is a bot's that a person may take)."""
+    if not args.browser_seats:
+        return 0
+    for option in ("offline", "tutorial", "menu"):
+        if getattr(args, option):
+            raise CommandError(f"--browser-seats serves a table hosted at once: drop --{option}")
+    from domicile_p2p.client_api import check_browser_seats
+
+    player = 1 if settings.role is Role.INVESTIGATOR else 0
+    return check_browser_seats(
+        args.browser_seats,
+        args.browser_port,
+        interface=args.interface,
+        open_seats=settings.investigators - player,
+    )
 
 
 def door_from(args: argparse.Namespace) -> TableDoor:
@@ -210,6 +237,8 @@ def door_from(args: argparse.Namespace) -> TableDoor:
         interface=args.interface,
         port=args.port,
         lan=not args.offline,
+        browser_seats=args.browser_seats,
+        browser_port=args.browser_port,
     )
 
 
@@ -287,6 +316,7 @@ def _play(args: argparse.Namespace) -> int:
     if args.tutorial and args.resume:
         raise CommandError("--tutorial plays a game of its own: drop --resume")
     seat = seat_request_from(args, settings)
+    browser_seats_from(args, settings)
     resuming = unfinished_from(args) if args.resume else None
     # A joined table is the host's to check against the pack: only hosting checks it here.
     opener = partial(open_door, args, settings) if seat is None else partial(joining_door, args)

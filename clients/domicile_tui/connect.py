@@ -56,7 +56,9 @@ class TableDoor:
     host and discover on (every interface by default); ``port`` the port to
     host on (the usual one by default, or any free one if it is taken).
     With ``lan`` off (``--offline``) nothing touches the network: no
-    hosting, no joining, no looking for tables.
+    hosting, no joining, no looking for tables.  ``browser_seats``
+    (``--browser-seats``): a table hosted here serves that many of its
+    investigator seats to browsers, on ``browser_port`` (0: any free one).
     """
 
     pack: Pack
@@ -67,6 +69,8 @@ class TableDoor:
     port: int | None = None
     advertise: bool = True
     lan: bool = True
+    browser_seats: int = 0
+    browser_port: int = 0
     policy_factory: PolicyFactory = make_policy
     glass_sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
     """How an offline table waits for its sand-glass to run out (tests run it out at will)."""
@@ -117,6 +121,8 @@ class TableDoor:
             advertise=self.advertise,
             seance_pause=self._seance_pause,
             resuming=resuming,
+            browser_seats=self.browser_seats,
+            browser_port=self.browser_port,
         )
 
     def unfinished(self) -> UnfinishedTable | None:

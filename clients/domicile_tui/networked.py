@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Final
@@ -69,6 +69,7 @@ from domicile_p2p.client_api import (
     load_or_create_identity,
     parse_code,
     phrase,
+    serve_browser_seats,
     start_host,
     verify,
     websocket_dialer,
@@ -156,14 +157,20 @@ class NetworkTable:
         resuming: UnfinishedTable | None = None,
         lan: bool = True,
         watch: bool = False,
+        browser_seats: int = 0,
+        browser_port: int = 0,
     ) -> None:
         """``lan``: a joined table whose host stops answering is looked for again on the LAN
         (by mDNS on ``interface``) in case it came back at another address.  ``watch``:
-        watch the table (``ticket``) without a seat."""
+        watch the table (``ticket``) without a seat.  ``browser_seats``: a table hosted
+        here serves that many investigator seats to browsers (on ``browser_port``), as
+        ``domicile host --browser-seats`` does."""
         if (ticket is None) == (hosting is None):
             raise ValueError("a networked table is either joined (ticket) or hosted (hosting)")
         if watch and hosting is not None:
             raise ValueError("a table hosted here has its player seated: it is not watched")
+        if browser_seats and hosting is None:
+            raise ValueError("browser seats are served by a table hosted here")
         self.pack = pack
         self.data_dir = data_dir
         self.name = name
@@ -178,6 +185,10 @@ class NetworkTable:
         self._resuming = resuming
         self._lan = lan
         self.watch = watch
+        self._browser_seats = browser_seats
+        self._browser_port = browser_port
+        self._browser_urls: tuple[str, ...] = ()
+        self._close_browser_seats: Callable[[], Awaitable[None]] | None = None
         self._followed = FIRST_FOLLOWED
         self._address: Address | None = None
         self._away_since: float | None = None
@@ -212,6 +223,8 @@ class NetworkTable:
         advertise: bool = True,
         seance_pause: float = SEANCE_PAUSE,
         resuming: UnfinishedTable | None = None,
+        browser_seats: int = 0,
+        browser_port: int = 0,
     ) -> NetworkTable:
         """A table hosted here with ``settings``; with ``resuming``, that unfinished table
         back as it was (same code and certificate, on its old port unless ``port`` says
@@ -231,6 +244,8 @@ class NetworkTable:
             advertise=advertise,
             seance_pause=seance_pause,
             resuming=resuming,
+            browser_seats=browser_seats,
+            browser_port=browser_port,
         )
 
     # --- TableSession ------------------------------------------------------------
@@ -312,6 +327,10 @@ class NetworkTable:
             return ticket, dial_remote
         host = await self._start_host(self.hosting)
         self._host = host
+        if self._browser_seats:
+            close, urls = await serve_browser_seats(host, self._browser_seats, self._browser_port)
+            self._close_browser_seats = close
+            self._browser_urls = tuple(urls)
         ticket = JoinTicket(parse_code(host.tables()[0].code))
         server = host.server
         assert server is not None
@@ -706,6 +725,7 @@ class NetworkTable:
             game=lobby.game,
             can_rotate=self.hosting is not None and not started and lobby.game > 1,
             ready_timeout=lobby.ready_timeout,
+            browser_seats=self._browser_urls,
         )
 
     def _placeholder_lobby(self) -> LobbyInfo:
@@ -745,6 +765,7 @@ class NetworkTable:
             address=self._where(),
             listening=self._listening(),
             pack_name=self.pack.name,
+            browser_seats=self._browser_urls,
         )
 
     def _code(self) -> str | None:
@@ -793,6 +814,9 @@ class NetworkTable:
             with contextlib.suppress(BaseException):
                 await task
         self._tasks.clear()
+        if self._close_browser_seats is not None:
+            await self._close_browser_seats()
+            self._close_browser_seats = None
         if self._host is not None:
             await self._host.close()
             self._host = None

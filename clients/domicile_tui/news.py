@@ -67,6 +67,9 @@ class LobbyInfo:
     ready_timeout: float | None = None
     """In a rematch's lobby: seconds after which a person's seat that is not ready is freed
     (``None``: not said)."""
+    browser_seats: tuple[str, ...] = ()
+    """The URLs of the seats a table hosted here serves to browsers (``--browser-seats``),
+    each a secret: shown to its owner only."""
 
     @property
     def rematch(self) -> bool:

@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import importlib.util
 import resource
 import signal
 import sys
@@ -25,6 +24,12 @@ from pathlib import Path
 from typing import Any, Final
 
 from domicile_p2p.cli import CommandError
+from domicile_p2p.cli._browser_seats import (
+    add_browser_seats_argument,
+    check_browser_seats,
+    print_browser_seats,
+    serve_browser_seats,
+)
 from domicile_p2p.cli._network import name_argument
 from domicile_p2p.cli._sandglass import add_timer_argument, timer_from
 from domicile_p2p.identity import IdentityError
@@ -33,13 +38,11 @@ from domicile_p2p.net.adapters.host import (
     DEFAULT_PORT,
     HostConfig,
     HostError,
-    RunningHost,
     start_host,
 )
 from domicile_p2p.net.adapters.key_files import default_data_dir
 from domicile_p2p.net.adapters.logs import human_lines, json_lines
 from domicile_p2p.net.adapters.store import StoreError
-from domicile_p2p.net.address import Address
 from domicile_p2p.net.errors import BadJoinCode, NetError
 from domicile_p2p.net.join.codes import parse_code
 from domicile_p2p.net.sessions.guards.setup import DEFAULT_SETUP_TIMEOUT
@@ -222,49 +225,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.set_defaults(handler=run)
 
 
-def add_browser_seats_argument(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--browser-seats",
-        type=int,
-        default=0,
-        metavar="N",
-        help="serve N open investigator seats to browsers, each at its own secret "
-        "https://INTERFACE:PORT/s/TOKEN (logged as browser-seat; needs --interface and the "
-        f"web extra: {WEB_EXTRA})",
-    )
-    parser.add_argument(
-        "--browser-port",
-        type=int,
-        default=0,
-        metavar="PORT",
-        help="the port the browser seats are served on (default: any free one)",
-    )
-
-
-WEB_EXTRA: Final = "pip install 'domicile-p2p[web]'"
-
-
 def browser_seats_from(args: argparse.Namespace, config: HostConfig) -> int:
     """How many browser seats to serve, checked against the table (0: none)."""
-    seats: int = args.browser_seats
-    if seats == 0:
-        return 0
-    if seats < 0:
-        raise CommandError("--browser-seats is 0 or more")
-    if not 0 <= args.browser_port <= 65535:
-        raise CommandError(f"--browser-port is 0 to 65535, not {args.browser_port}")
-    if config.interface is None or config.interface in ("0.0.0.0", "::"):
-        raise CommandError("--browser-seats needs --interface IP: the address the seats' URLs name")
-    if config.tables != 1:
+    if config.tables != 1 and args.browser_seats:
         raise CommandError("--browser-seats serves the seats of one table: drop --tables")
-    open_seats = config.investigators - len(config.bot_seats - {0})
-    if seats > open_seats:
-        raise CommandError(
-            f"--browser-seats {seats}: the table has {open_seats} open investigator seat(s)"
-        )
-    if any(importlib.util.find_spec(name) is None for name in ("aiohttp", "textual_serve")):
-        raise CommandError(f"--browser-seats needs the web extra: {WEB_EXTRA}")
-    return seats
+    return check_browser_seats(
+        args.browser_seats,
+        args.browser_port,
+        interface=config.interface,
+        open_seats=config.investigators - len(config.bot_seats - {0}),
+    )
 
 
 def bot_seats(text: str, investigators: int) -> frozenset[int]:
@@ -415,40 +385,6 @@ async def serve(
     if host.failure is not None:
         raise CommandError(host.failure, 1)
     return 0
-
-
-def print_browser_seats(urls: list[str]) -> None:
-    """Each browser seat's URL and its QR code, for a phone to scan off the host's screen."""
-    from domicile_p2p.net.adapters.browser_seats import qr_lines  # the web extra
-
-    for number, url in enumerate(urls, 1):
-        print(f"Browser seat {number}: {url}")
-        print("\n".join(qr_lines(url)))
-
-
-async def serve_browser_seats(
-    host: RunningHost, seats: int, port: int
-) -> tuple[Callable[[], Awaitable[None]], list[str]]:
-    """Serve ``seats`` of the host's table to browsers (each logged as ``browser-seat``);
-    returns what stops them, and their URLs."""
-    from domicile_p2p.net.adapters.browser_seats import BrowserSeatServer  # the web extra
-
-    config = host.config
-    assert config.interface is not None
-    table = host.tables()[0]
-    server = BrowserSeatServer(
-        certificate=host.certificate,
-        interface=config.interface,
-        port=port,
-        table=table.nameplate,
-        table_url=Address(config.interface, host.port).url,
-        code=table.code,
-        seats=seats,
-        data_dir=config.data_dir / "browser-seats" / f"table-{table.nameplate}",
-        log=host.log,
-    )
-    served = await server.start()
-    return server.close, [seat.url for seat in served]
 
 
 def run(args: argparse.Namespace) -> int:

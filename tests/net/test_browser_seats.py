@@ -21,12 +21,8 @@ import pytest
 aiohttp = pytest.importorskip("aiohttp", reason="browser seats need the web extra")
 
 from domicile_p2p.cli import CommandError  # noqa: E402
-from domicile_p2p.cli.host import (  # noqa: E402
-    browser_seats_from,
-    config_from,
-    print_browser_seats,
-    register,
-)
+from domicile_p2p.cli._browser_seats import print_browser_seats  # noqa: E402
+from domicile_p2p.cli.host import browser_seats_from, config_from, register  # noqa: E402
 from domicile_p2p.net.adapters.browser_seats import (  # noqa: E402
     QR_BORDER,
     STATIC_FILES,

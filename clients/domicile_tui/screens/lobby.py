@@ -106,6 +106,15 @@ def joining_lines(lobby: LobbyInfo) -> Content:
                 "Everyone joining should see this same phrase on their screen.", "$text-muted"
             )
         )
+    for number, url in enumerate(lobby.browser_seats, 1):
+        lines.append(Content.assemble((f"Browser {number}    ", "bold"), (url, "$primary")))
+    if lobby.browser_seats:
+        lines.append(
+            Content.styled(
+                "B: each browser seat's QR code to scan. Whoever has its URL has the seat.",
+                "$text-muted",
+            )
+        )
     if lobby.takeover:
         until = "until you start" if lobby.can_start else "until the game starts"
         lines.append(
@@ -150,12 +159,14 @@ class LobbyScreen(TableScreen):
         HelpKeys(("enter",), "start the game (at your own table: offline, or hosted here)"),
         HelpKeys(("r",), "ready / not ready (the lobby of a table's next game)"),
         HelpKeys(("o",), "move everyone round one seat: the next Ghost (the owner, next game)"),
+        HelpKeys(("b",), "the browser seats' QR codes (a table hosted with --browser-seats)"),
         HelpKeys(("escape",), "leave the table"),
     )
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "begin", "Start"),
         Binding("r", "ready", "Ready"),
         Binding("o", "rotate", "Next Ghost"),
+        Binding("b", "browser_seats", "Browser seats"),
         Binding("escape", "leave", "Leave"),
     ]
 
@@ -200,6 +211,8 @@ class LobbyScreen(TableScreen):
             return lobby is not None and lobby.rematch and not lobby.started
         if action == "rotate":
             return lobby is not None and lobby.can_rotate
+        if action == "browser_seats":
+            return lobby is not None and bool(lobby.browser_seats)
         return True
 
     def _hint(self, lobby: LobbyInfo) -> Content:
@@ -253,6 +266,13 @@ class LobbyScreen(TableScreen):
 
     def action_rotate(self) -> None:
         self.table.rotate_seats()
+
+    def action_browser_seats(self) -> None:
+        from domicile_tui.screens.browser_seats import BrowserSeatScreen
+
+        lobby = self.lobby
+        if lobby is not None and lobby.browser_seats:
+            self.app.push_screen(BrowserSeatScreen(lobby.browser_seats))
 
     def action_leave(self) -> None:
         self.table.leave_table()
