@@ -697,6 +697,7 @@ class NetworkTable:
                 _kind(status.seat == seat, status.bot, status.key is not None),
                 ready=status.key is not None and status.ready,
                 connected=status.connected or status.bot,
+                browser=status.browser,
             )
             for status in lobby.seats
         )

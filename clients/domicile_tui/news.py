@@ -29,6 +29,9 @@ class SeatInfo:
     kind: SeatKind
     ready: bool = False
     connected: bool = True
+    browser: bool = False
+    """Played in a browser through a client its host runs (``--browser-seats``): its
+    player trusts the host with the seat."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -74,8 +74,8 @@ def print_browser_seats(urls: list[str]) -> None:
 async def serve_browser_seats(
     host: RunningHost, seats: int, port: int
 ) -> tuple[Callable[[], Awaitable[None]], list[str]]:
-    """Serve ``seats`` of the host's table to browsers (each logged as ``browser-seat``);
-    returns what stops them, and their URLs."""
+    """Serve ``seats`` of the host's table to browsers (each logged as ``browser-seat``,
+    its seat marked in the lobby once taken); returns what stops them, and their URLs."""
     from domicile_p2p.net.adapters.browser_seats import BrowserSeatServer  # the web extra
     from domicile_p2p.net.address import Address
 
@@ -94,4 +94,5 @@ async def serve_browser_seats(
         log=host.log,
     )
     served = await server.start()
+    host.mark_browser_seats([seat.key for seat in served], table.nameplate)
     return server.close, [seat.url for seat in served]

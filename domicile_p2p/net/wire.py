@@ -229,6 +229,10 @@ class SeatStatus(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_d
     ready: bool = True
     """In the lobby of a table's next game: whether the seat's player said ready (a bot
     always is).  Absent (true) in a table's first lobby, where taking a seat is enough."""
+    browser: bool = False
+    """The seat is played in a browser, through a client the host runs for it (``domicile
+    host --browser-seats``): its player trusts the host with it.  Absent (false) for every
+    other seat."""
 
 
 class Lobby(_Message, frozen=True, tag="lobby", omit_defaults=True):

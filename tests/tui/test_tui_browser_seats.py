@@ -7,10 +7,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import hashlib
+import re
 import ssl
 
 import pytest
-from test_tui_network import LOOPBACK, door, long_wait
+from test_tui_network import LOOPBACK, WIDE, door, long_wait
 from tui_support import rendered, settings
 
 aiohttp = pytest.importorskip("aiohttp", reason="browser seats need the web extra")
@@ -19,10 +20,19 @@ from dataclasses import replace  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 from domicile_p2p.client_api import CommandError, qr_lines  # noqa: E402
+from domicile_p2p.net.address import Address  # noqa: E402
+from domicile_p2p.net.join.codes import parse_code  # noqa: E402
+from domicile_p2p.rules import Difficulty  # noqa: E402
 from domicile_tui.app import DomicileApp  # noqa: E402
 from domicile_tui.cli import browser_seats_from, register, settings_from  # noqa: E402
+from domicile_tui.networked import HOST_DIR  # noqa: E402
+from domicile_tui.news import LobbyInfo, SeatInfo  # noqa: E402
 from domicile_tui.screens.browser_seats import BrowserSeatScreen  # noqa: E402
 from domicile_tui.screens.lobby import LobbyScreen  # noqa: E402
+from domicile_tui.session import Role  # noqa: E402
+from domicile_tui.status import SeatKind  # noqa: E402
+from domicile_tui.ticket import JoinTicket  # noqa: E402
+from domicile_tui.widgets.investigators import who_plays  # noqa: E402
 from domicile_tui.widgets.plain import Static  # noqa: E402
 
 SMALL = (80, 24)
@@ -127,3 +137,49 @@ async def test_the_laptop_host_serves_browser_seats_and_its_lobby_shows_their_co
             await pilot.pause()
         await pilot.press("escape")
         await long_wait(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby again")
+
+
+async def test_the_lobby_and_the_table_mark_the_seat_a_browser_plays(tmp_path: Path) -> None:
+    hosting = replace(door(tmp_path), browser_seats=1)
+    app = DomicileApp(hosting, defaults=settings(), open_at_once=True, offline=False)
+    async with app.run_test(size=WIDE) as pilot:
+        await long_wait(
+            pilot, lambda: app.lobby is not None and bool(app.lobby.browser_seats), "the seats"
+        )
+        lobby = app.lobby
+        assert lobby is not None and lobby.code is not None
+        host = app.session.host  # type: ignore[union-attr]
+        ticket = JoinTicket(parse_code(lobby.code), Address(LOOPBACK, host.port))
+        # The browser seat's client, as its page would start it: the seat's own data dir
+        # (its key, made when the seat was served); beside it a friend at a terminal.
+        seat_dir = tmp_path / HOST_DIR / "browser-seats" / f"table-{ticket.code.nameplate}"
+        guests = [
+            door(seat_dir / "seat-1").join(ticket, "Browser 1", Role.INVESTIGATOR),
+            door(tmp_path / "friend").join(ticket, "Idris", Role.INVESTIGATOR),
+        ]
+        for guest in guests:
+            await guest.open()
+
+        def people() -> dict[str, SeatInfo]:
+            seats = app.lobby.seats if app.lobby is not None else ()
+            return {info.name: info for info in seats if info.kind is SeatKind.HUMAN}
+
+        await long_wait(pilot, lambda: len(people()) == 2, "both guests seated")
+        await pilot.pause()
+        assert people()["Browser 1"].browser and not people()["Idris"].browser
+        seats = rendered(app.screen.query_one("#lobby-seats", Static))
+        assert re.search(r"Browser 1 +browser ", seats) and re.search(r"Idris +person ", seats)
+        for guest in guests:
+            await guest.close()
+
+
+def test_the_table_s_list_says_who_plays_in_a_browser() -> None:
+    seats = (
+        SeatInfo(0, "Bot", SeatKind.BOT),
+        SeatInfo(1, "Ada", SeatKind.YOU),
+        SeatInfo(2, "Browser 1", SeatKind.HUMAN, browser=True),
+        SeatInfo(3, "Idris", SeatKind.HUMAN),
+    )
+    lobby = LobbyInfo("Friday", Difficulty.NORMAL, seats, your_seat=1, is_host=True, offline=False)
+    said = [who_plays(lobby, seat, yours=seat == 1) for seat in range(4)]
+    assert said == [" (bot)", " (you)", " (browser)", ""]

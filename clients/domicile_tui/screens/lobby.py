@@ -44,9 +44,14 @@ _KIND_LABELS = {
     SeatKind.OPEN: "open seat",
 }
 
+BROWSER_LABEL = "browser"
+"""A person's seat played in a browser, through a client its host runs (its player
+trusts the host with it: SECURITY.md, "Browser seats")."""
+
 
 def seat_line(info: SeatInfo, *, host_seat: int | None = None, takeover: bool = False) -> Content:
-    """One seat: its letter, role, name, you / person / bot, and whether it is ready.
+    """One seat: its letter, role, name, you / person / browser / bot, and whether it is
+    ready.
 
     With ``takeover`` a bot's seat says it is open to a person who joins with the code;
     ``host_seat`` (the owner's, in a table's first lobby) says "host" instead of ready.
@@ -54,7 +59,9 @@ def seat_line(info: SeatInfo, *, host_seat: int | None = None, takeover: bool = 
     look = persona(info.seat)
     role = "the Ghost" if info.seat == GHOST else look.title
     name = "— waiting for someone to join —" if info.kind is SeatKind.OPEN else info.name
-    kind = _KIND_LABELS[info.kind]
+    kind = (
+        BROWSER_LABEL if info.browser and info.kind is SeatKind.HUMAN else _KIND_LABELS[info.kind]
+    )
     if info.kind is SeatKind.OPEN:
         ready = Content.styled("·", "$text-muted")
     elif info.seat == host_seat:

@@ -8,7 +8,7 @@ from textual.reactive import reactive
 from domicile_p2p.client_api import Pack
 from domicile_p2p.rules import CATEGORY_ORDER, GHOST, GameState, Phase, Stage, View
 from domicile_tui.describe import ghost_refreshes, investigator_status, still_deciding
-from domicile_tui.news import LobbyInfo
+from domicile_tui.news import LobbyInfo, SeatInfo
 from domicile_tui.personas import persona
 from domicile_tui.status import SeatKind
 from domicile_tui.theme import MARKER_LOCKED, MARKER_PLACED, YES
@@ -36,13 +36,25 @@ def ghost_line(state: GameState) -> Content:
     return Content("\n").join([title, Content.styled(f"  {ghost_refreshes(state)}", "$text-muted")])
 
 
-def seat_kind(lobby: LobbyInfo | None, seat: int) -> SeatKind | None:
+def seat_info(lobby: LobbyInfo | None, seat: int) -> SeatInfo | None:
     if lobby is None:
         return None
     try:
-        return lobby.seat(seat).kind
+        return lobby.seat(seat)
     except KeyError:
         return None
+
+
+def who_plays(lobby: LobbyInfo | None, seat: int, *, yours: bool) -> str:
+    """Beside a name: you (or the seat watched), a bot, a browser seat, or a person."""
+    if yours:
+        return " (watched)" if lobby is not None and lobby.watching else " (you)"
+    info = seat_info(lobby, seat)
+    if info is None:
+        return ""
+    if info.kind is SeatKind.BOT:
+        return " (bot)"
+    return " (browser)" if info.browser else ""
 
 
 class InvestigatorList(Static):
@@ -71,10 +83,7 @@ class InvestigatorList(Static):
         for seat in state.config.seats:
             look = persona(seat)
             investigator = state.investigator(seat)
-            kind = seat_kind(self.lobby, seat)
-            watching = self.lobby is not None and self.lobby.watching
-            you = " (watched)" if watching else " (you)"
-            who = you if seat == view.seat else " (bot)" if kind is SeatKind.BOT else ""
+            who = who_plays(self.lobby, seat, yours=seat == view.seat)
             name = Content.assemble(
                 look.tag(), " ", (state.config.name(seat), "bold"), (who, "$text-muted")
             )

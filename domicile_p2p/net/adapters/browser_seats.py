@@ -33,6 +33,7 @@ from aiohttp import WSMsgType, web
 from textual_serve.app_service import AppService
 from textual_serve.download_manager import DownloadManager
 
+from domicile_p2p.net.adapters.key_files import load_or_create_identity
 from domicile_p2p.net.adapters.tls import HostCertificate, server_context
 from domicile_p2p.net.browser_gate import (
     TOKEN_BYTES,
@@ -136,11 +137,12 @@ def clamp(text: str | None, default: int) -> int:
 @dataclass(frozen=True, slots=True)
 class BrowserSeat:
     """One seat served to a browser: its secret token, its URL, the data dir its client
-    keeps its identity key in."""
+    keeps its identity key in, and that key (public, hex: the seat the host marks)."""
 
     token: str
     url: str
     data_dir: Path
+    key: str
 
 
 def seat_command(
@@ -300,7 +302,10 @@ class BrowserSeatServer:
             token = mint_token()
             home = self._data_dir / f"seat-{index + 1}"
             home.mkdir(parents=True, exist_ok=True, mode=0o700)
-            seat = BrowserSeat(token, f"https://{self._served}/s/{token}", home)
+            # The seat's key now, not when its page first opens: the host marks its seat
+            # from the start (the client loads this same key from the seat's data dir).
+            key = load_or_create_identity(home).public_hex
+            seat = BrowserSeat(token, f"https://{self._served}/s/{token}", home, key)
             self._seats[token] = seat
             self._names[token] = f"Browser {index + 1}"
             self._log("browser-seat", {"table": self._table, "url": seat.url})

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final
@@ -639,6 +639,12 @@ class TableHost:
         self._save(replace(stored, bot_seats=frozenset(room.bot_seats), owner=owner))
         server.apply(effects)
         self._bots_back(room.nameplate)
+
+    def mark_browser_seats(self, keys: Iterable[str], nameplate: int | None = None) -> None:
+        """The keys of a table's seats served to browsers (``--browser-seats``: their clients
+        run on this host): its lobby marks each seat held with one, for everyone to see."""
+        _server, room = self._table(nameplate)
+        room.browser_keys = frozenset(keys)
 
     def _another_game_due(self, room: Room) -> bool:
         """The table's game is over and the host plays another by itself (``games``)."""

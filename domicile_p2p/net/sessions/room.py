@@ -186,6 +186,9 @@ class Room:
         self.start_requested = False
         self.games = games
         """Which of the table's games this is (or the lobby is for): 1 for the first."""
+        self.browser_keys: frozenset[str] = frozenset()
+        """The keys of the seats the host serves to browsers (their clients run on the host):
+        a seat held with one of them is marked ``browser`` in the lobby."""
         self.ready: set[int] = set()
         """Seats whose person said ready in the lobby of a next game (bots always are)."""
         self.out_of_order: str | None = None
@@ -425,6 +428,7 @@ class Room:
                     bot=holder.bot if holder else False,
                     connected=seat in connected,
                     ready=self.is_ready(seat) if holder else self.games == 1,
+                    browser=holder is not None and holder.key in self.browser_keys,
                 )
                 for seat in self.config.seats
                 for holder in [self.holders.get(seat)]
