@@ -139,3 +139,24 @@ def test_the_reader_says_which_words_pointed(pack: Pack) -> None:
 def test_a_reader_reads_one_category_at_a_time(pack: Pack) -> None:
     reader = TextReader(card_texts(pack.characters))
     assert set(reader.read("anything")) == {card.id for card in pack.characters}
+
+
+def test_a_ladder_rung_is_no_ring_of_keys(pack: Pack) -> None:
+    # "rung" is the stairs group's word; read as "ring" it put the Ring of Keys' name in
+    # that group, so every "climb" and "step" read as the Ring of Keys.
+    cards = card_texts(pack.items)
+    associations = load_associations(pack.source)
+    keys = next(card.id for card in cards if card.name == "The Ring of Keys")
+    assert stem("rung") != stem("ring")
+    assert reading("You climb, step after step.", cards, associations)[keys] == 0
+    assert reading("A ring on a hook.", cards, associations)[keys] > 0
+
+
+def test_full_points_to_no_card(pack: Pack) -> None:
+    # The Decanter is "half full"; a full moon or a room full of toys is not a decanter.
+    cards = card_texts(pack.items)
+    associations = load_associations(pack.source)
+    decanter = next(card.id for card in cards if card.name == "The Decanter of Port")
+    assert reading("A full moon.", cards, associations) == reading("A moon.", cards, associations)
+    assert reading("Full.", cards, associations)[decanter] == 0
+    assert reading("A decanter.", cards, associations)[decanter] > 0

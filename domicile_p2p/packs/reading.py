@@ -71,14 +71,15 @@ _STOP_WORD_LIST: Final = """
     that the their theirs them themselves then there these they thi this those though
     through till to too toward towards two under until up upon us very wa was we were
     what when where whether which while who whom whose why will with within without
-    would yet you your yours yourself whole half first second third once twice thing
+    would yet you your yours yourself whole half full first second third once twice thing
     place house home manor hall room chamber man woman person people way come came go
     goe went gone get got make made take took give gave keep kept let look looked see
     saw seen seem say said tell told know knew find found
 """
 STOP_WORDS: Final = frozenset(_STOP_WORD_LIST.split())
 """Words a reader passes over: function words, and the generic words of every dream
-("house", "room", "come", "look").  Compared after :func:`singular` ("this" -> "thi")."""
+("house", "room", "come", "look"), and measures ("half", "full": "half full" is no
+more the Decanter's than a full moon is).  Compared after :func:`singular` ("this" -> "thi")."""
 
 _IRREGULAR: Final = {
     "ate": "eat",
@@ -110,7 +111,6 @@ _IRREGULAR: Final = {
     "hung": "hang",
     "lit": "light",
     "rang": "ring",
-    "rung": "ring",
     "sang": "sing",
     "sung": "sing",
     "sank": "sink",
@@ -133,7 +133,8 @@ _IRREGULAR: Final = {
     "wooden": "wood",
     "woollen": "wool",
 }
-"""Irregular forms a reader knows, each mapped to the word a stem is cut from."""
+"""Irregular forms a reader knows, each mapped to the word a stem is cut from.  Not
+"rung": a dream's rung is a ladder's, never a bell's (it would read as the Ring of Keys)."""
 
 _VOWELS: Final = frozenset("aeiou")
 _UNDOUBLED: Final = frozenset("lsz")
