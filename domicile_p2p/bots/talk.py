@@ -17,7 +17,7 @@ chat, :meth:`~domicile_p2p.bots.investigator.InvestigatorBot.hear`).
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -264,26 +264,31 @@ class TableTalk:
             whys.append(_quote(quoted[:1]))
         card = self.name(cards)
         start = variant % len(templates)
-        candidates = [
-            templates[(start + offset) % len(templates)].format(card=card, why=why, **words)
-            for why in whys
-            for offset in range(len(templates))
-        ]
-        if not quoted and kind in ("changed", "following"):  # the reason is the people's
-            candidates = [
-                templates[(start + offset) % len(templates)].format(
-                    card=card, why="what they said", **words
-                )
-                for offset in range(len(templates))
-            ]
-        elif not quoted:  # no word points there: it says why it chose the card all the same
+        # Tried in order, each phrasing formatted only when the ones before it were said.
+        rotated = [templates[(start + offset) % len(templates)] for offset in range(len(templates))]
+        candidates: Iterable[str]
+        if quoted:
+            candidates = (
+                template.format(card=card, why=why, **words) for why in whys for template in rotated
+            )
+        elif kind in ("changed", "following"):  # the reason is the people's
+            candidates = (
+                template.format(card=card, why="what they said", **words) for template in rotated
+            )
+        else:  # no word points there: it says why it chose the card all the same
             first = variant % len(NO_WORD_LINES)
-            candidates = [
+            candidates = (
                 NO_WORD_LINES[(first + offset) % len(NO_WORD_LINES)].format(card=card)
                 for offset in range(len(NO_WORD_LINES))
-            ]
-        for ending in ENDINGS:
-            for candidate in candidates:
+            )
+        tried: list[str] = []
+        for candidate in candidates:
+            text = _fit(_capital(candidate) + ENDINGS[0])
+            if text not in heard:
+                return text
+            tried.append(candidate)
+        for ending in ENDINGS[1:]:  # every phrasing said today: the first with an ending
+            for candidate in tried:
                 text = _fit(_capital(candidate) + ending)
                 if text not in heard:
                     return text
