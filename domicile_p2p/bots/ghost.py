@@ -120,16 +120,7 @@ class _Reading:
     investigator's question stays the same all day, so each card is read once per question.
     """
 
-    __slots__ = (
-        "_fits",
-        "_gain",
-        "_others",
-        "_target",
-        "_to_others",
-        "_to_target",
-        "key",
-        "start",
-    )
+    __slots__ = ("_fits", "_others", "_read", "_target", "key", "start")
 
     def __init__(
         self,
@@ -142,11 +133,9 @@ class _Reading:
         self._fits = table.fits
         self._target = target
         self._others = others
-        # What each card read so far adds (see ``cards``), kept apart so that a hand's
-        # readings are three lookups per card.
-        self._to_target: dict[str, float] = {}
-        self._to_others: dict[str, list[float]] = {}
-        self._gain: dict[str, float] = {}
+        # What each card read so far adds (see ``cards``): to the target, to each rival,
+        # and to the margin at most.
+        self._read: dict[str, tuple[float, list[float], float]] = {}
         self.start = (
             card_scores(table, held, (target,))[0],
             card_scores(table, held, others),
@@ -156,23 +145,21 @@ class _Reading:
     def cards(self, hand: Sequence[str]) -> tuple[list[float], list[list[float]], list[float]]:
         """What each card of ``hand`` adds to the target's score, to each rival's, and the
         most it can add to the margin (the first minus the least of the second)."""
-        to_target = self._to_target
+        read = self._read
+        to_target: list[float] = []
+        to_others: list[list[float]] = []
+        gains: list[float] = []
         for card in hand:
-            if card not in to_target:
-                self._read(card)
-        return (
-            list(map(to_target.__getitem__, hand)),
-            list(map(self._to_others.__getitem__, hand)),
-            list(map(self._gain.__getitem__, hand)),
-        )
-
-    def _read(self, card: str) -> None:
-        row = self._fits[card]
-        to_target = row[self._target]
-        to_others = [row[other] for other in self._others]
-        self._to_target[card] = to_target
-        self._to_others[card] = to_others
-        self._gain[card] = to_target - min(to_others)
+            entry = read.get(card)
+            if entry is None:
+                row = self._fits[card]
+                adds = row[self._target]
+                rivals = [row[other] for other in self._others]
+                entry = read[card] = (adds, rivals, adds - min(rivals))
+            to_target.append(entry[0])
+            to_others.append(entry[1])
+            gains.append(entry[2])
+        return to_target, to_others, gains
 
 
 @dataclass(frozen=True, slots=True)
