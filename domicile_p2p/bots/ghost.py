@@ -384,15 +384,15 @@ class GhostBot:
         self._rng(state, f"serve/{len(waiting)}").shuffle(hand)  # ties go to no card in particular
         # Only the seat helped most is served (the first of equals, in seat order), so each
         # seat's search needs only gives better than the best plan of the seats before it.
-        may_refresh = refresh_refusal(state) is None
         chosen = self._best_plan(state, ghost, waiting, hand, fair=True)
         if chosen is None:  # every card of the hand names a wrong card for every seat
-            if may_refresh:
+            if refresh_refusal(state) is None:
                 return Refresh()
             chosen = self._best_plan(state, ghost, waiting, hand, fair=False)
         assert chosen is not None  # any give of one card or more beats -inf
         seat, plan = chosen
-        if plan.margin < self._refresh_threshold(state) and may_refresh:
+        # Whether the rules allow a refresh is asked only of a hand worth refreshing.
+        if plan.margin < self._refresh_threshold(state) and refresh_refusal(state) is None:
             return Refresh()
         return Give(seat, _in_hand_order(plan.cards, ghost.hand))
 
@@ -541,11 +541,10 @@ class GhostBot:
             key = (float(margin), float(pointing))
             if key > best_key:
                 best_key, best_cards = key, cards
-        may_refresh = refresh_refusal(state) is None
         # A hand with no dream for one of the culprit's cards is refreshed whenever the
         # difficulty allows: the table reads a group by its three cards.
         weak = best_key[0] < self._refresh_threshold(state) or not allowed
-        if weak and rivals and may_refresh:
+        if weak and rivals and refresh_refusal(state) is None:
             return Refresh()
         self.group_gives.append(GroupGiveNote(allowed=allowed, split=splits[best_cards]))
         return GroupGive(_in_hand_order(best_cards, ghost.hand))
