@@ -31,6 +31,10 @@ class Guess:
     card: str
 
 
+_NONE: frozenset[str] = frozenset()
+"""No card: what is ruled out before any séance."""
+
+
 class SeanceMemory:
     """Guesses awaiting a verdict, and the wrong ones learnt so far."""
 
@@ -45,8 +49,9 @@ class SeanceMemory:
         """
         self._only = only
         self._pending: dict[int, Guess] = {}
-        self._ruled_out: dict[tuple[int, Category], set[str]] = {}
-        self._accused_wrongly: set[str] = set()
+        # Frozen, replaced when they grow: the bots ask for them at every decision.
+        self._ruled_out: dict[tuple[int, Category], frozenset[str]] = {}
+        self._accused_wrongly: frozenset[str] = frozenset()
 
     def observe(self, state: GameState) -> None:
         """Learn from ``state``: resolve guesses of earlier days, note locked markers."""
@@ -76,12 +81,12 @@ class SeanceMemory:
 
     def ruled_out(self, seat: int, category: Category) -> frozenset[str]:
         """The cards of ``category`` a séance has called wrong for ``seat``."""
-        return frozenset(self._ruled_out.get((seat, category), ()))
+        return self._ruled_out.get((seat, category), _NONE)
 
     @property
     def accused_wrongly(self) -> frozenset[str]:
         """The Characters the group has wrongly accused in Stage Two."""
-        return frozenset(self._accused_wrongly)
+        return self._accused_wrongly
 
     def _resolve(self, state: GameState) -> None:
         for seat, guess in list(self._pending.items()):
@@ -91,9 +96,10 @@ class SeanceMemory:
             if not self._was_wrong(state, seat, guess):
                 continue
             if guess.stage is Stage.CULPRIT:
-                self._accused_wrongly.add(guess.card)
+                self._accused_wrongly |= {guess.card}
             elif guess.category is not None:
-                self._ruled_out.setdefault((seat, guess.category), set()).add(guess.card)
+                key = (seat, guess.category)
+                self._ruled_out[key] = self._ruled_out.get(key, _NONE) | {guess.card}
 
     @staticmethod
     def _was_wrong(state: GameState, seat: int, guess: Guess) -> bool:
