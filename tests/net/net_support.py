@@ -303,3 +303,24 @@ def seated_table(
         network.join(peer)
         network.deliver()
     return network, peers
+
+
+@dataclass(frozen=True)
+class StartedRoom:
+    """A room whose game has begun, with the keys of its host and of every seat."""
+
+    room: Room
+    host: Identity
+    seats: list[Identity]
+
+
+def started_room(investigators: int = 1, *, timer: int | None = None) -> StartedRoom:
+    """A room of ``investigators`` + 1 seats, every seat held, its game begun (for the
+    host's parts on their own, without a session)."""
+    host = Identity.generate()
+    room = make_room(host, investigators=investigators, timer=timer)
+    seats = [Identity.generate() for _ in range(investigators + 1)]
+    for seat, identity in enumerate(seats):
+        room.take_seat(identity.public_hex, f"Seat {seat}", Role.ANY, seat)
+    room.start()
+    return StartedRoom(room, host, seats)

@@ -22,7 +22,7 @@ refresh, finished games to archive, and log records.  Nothing else happens:
 the same inputs always give the same outputs, which is what the fake-link
 tests rely on.
 
-A connection goes through these phases::
+A connection goes through these phases (``connection.py``)::
 
     HELLO     the host sent Welcome(nonce).  The client sends Join or Watch
               (with its PAKE message) -> QUEUED, or Resume (signature over
@@ -34,9 +34,9 @@ A connection goes through these phases::
               -> SEATED (a Join) or WATCHING (a Watch), or a fatal error
               (wrong code, counted per address).
     SEATED    the connection plays one seat: Act, Fetch, and Head (its signed
-              chain head, relayed to the table: ``guards/heads.py``); in the
-              lobby of a table's next game, Ready; Restore, when it holds
-              events of the game the host's log lost (see below).
+              chain head, relayed to the table: ``relay.py``); in the lobby of
+              a table's next game, Ready; Restore, when it holds events of the
+              game the host's log lost (``relay.py``).
     WATCHING  a spectator: no seat.  It gets what the seats get (the lobby,
               every event, the relayed heads) and may Fetch; an Act, a Head or
               a Ready is refused (``spectator``) and counts as a refused message.
@@ -65,19 +65,17 @@ owner's start goes without the people not ready, and ``ready_timeout``
 seconds after the lobby opened their seats are freed (each told why, with
 a fatal ``game-started``).
 
-A host whose log lost events (rolled back between runs) learns it from the
-first peer that comes back holding more (its ``have``): it logs
-``log-behind``, and the peer hands the lost events back (``Restore``).  Each
-was signed by this host (and its author), so the game's table checks each as
-a replica would and takes it as its next event; nothing else can be added.
-
-The host's parts, each sans I/O with its own tests: ``admission.py`` (connection
-caps, shedding, the join queue, PAKE failure counts), ``audience.py`` (who holds
-each seat and who watches), ``chat.py`` (chat budgets), ``lobby_clocks.py`` (the
-lobbies' wait and ready clocks),
-``room.py`` (a table's seats and lobby), ``game.py`` (its game), ``guards/``
-(deadlines and cross-checks).  This module keeps the connections' phases and
-turns the parts' answers into effects.
+The host's parts, each sans I/O with its own tests: ``handshake.py`` (HELLO to
+SEATED or WATCHING: the PAKE, the confirmation, a resume, the handshake's
+deadline), with ``admission.py`` (connection caps, shedding, the join queue,
+PAKE failure counts); ``connection.py`` (a connection's state, how it is
+refused); ``audience.py`` (who holds each seat and who watches) and
+``fanout.py`` (what they get, in order); ``relay.py`` (heads relayed, lost
+events restored); ``deadlines.py`` (the setup's and the sand-glass's clocks)
+and ``lobby_clocks.py`` (the lobbies' wait and ready clocks); ``chat.py``
+(chat budgets); ``room.py`` (a table's seats and lobby), ``game.py`` (its
+game), ``guards/`` (deadlines and cross-checks).  This module keeps the
+connections' phases and composes the parts' answers into effects.
 
 Whatever a connection sends, the worst it can do is lose its own
 connection: a frame the codec refuses, a message at the wrong moment or an
@@ -90,43 +88,35 @@ and every table carry on, and every refusal is logged.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from enum import Enum
 from typing import Any, Final
 
 from domicile_p2p.net.errors import WireError
-from domicile_p2p.net.join.auth import proof_holds
-from domicile_p2p.net.join.pake import Binding, HostReply, host_reply
-from domicile_p2p.net.sessions.admission import Admission, Opening
 from domicile_p2p.net.sessions.audience import Audience
 from domicile_p2p.net.sessions.chat import ChatBudgets, chat_text
+from domicile_p2p.net.sessions.connection import (
+    CLOSE_GOING_AWAY,
+    Connection,
+    Phase,
+    Refusals,
+)
+from domicile_p2p.net.sessions.deadlines import GameDeadlines, Statement
 from domicile_p2p.net.sessions.effects import (
     Close,
     ConnectionId,
-    GameFinished,
     HostEffect,
     Log,
-    Persist,
     Send,
     TableChanged,
 )
-from domicile_p2p.net.sessions.guards.heads import HeadClaim
-from domicile_p2p.net.sessions.guards.sandglass import SandGlass
-from domicile_p2p.net.sessions.guards.setup import SetupWatch
+from domicile_p2p.net.sessions.fanout import FanOut
+from domicile_p2p.net.sessions.handshake import Entry, Handshake, out_of_order
 
 # HostLimits lives with the other limits; adapters and tests import it from here too.
 from domicile_p2p.net.sessions.limits import HostLimits as HostLimits
-from domicile_p2p.net.sessions.limits import TokenBucket
 from domicile_p2p.net.sessions.lobby_clocks import LobbyClocks
-from domicile_p2p.net.sessions.room import (
-    EventObject,
-    Refusal,
-    Room,
-    SeatHolder,
-    seat_name_allowed,
-)
+from domicile_p2p.net.sessions.relay import Relay
+from domicile_p2p.net.sessions.room import EventObject, Refusal, Room
 from domicile_p2p.net.wire import (
-    PROTOCOL,
     Act,
     ClientMessage,
     Confirm,
@@ -135,8 +125,6 @@ from domicile_p2p.net.wire import (
     Fetch,
     Head,
     Join,
-    PakeReply,
-    PeerHead,
     Ready,
     Restore,
     Resume,
@@ -144,41 +132,8 @@ from domicile_p2p.net.wire import (
     Starts,
     Watch,
     Watching,
-    Welcome,
-    event_frames,
 )
-
-CLOSE_NORMAL: Final = 1000
-CLOSE_GOING_AWAY: Final = 1001
-CLOSE_POLICY: Final = 1008
-NONCE_BYTES: Final = 32
-
-
-class _Phase(Enum):
-    HELLO = "hello"
-    QUEUED = "queued"  # a join waiting its turn for the PAKE (per address, or the host's rate)
-    CONFIRM = "confirm"
-    SEATED = "seated"
-    WATCHING = "watching"  # a spectator: no seat, the table's public events only
-
-
-@dataclass(slots=True)
-class _Connection:
-    id: ConnectionId
-    remote: str
-    nonce: bytes
-    opened: float
-    bucket: TokenBucket
-    phase: _Phase = _Phase.HELLO
-    bad_frames: int = 0
-    join: Join | Watch | None = None
-    reply: HostReply | None = None
-    table: int | None = None
-    seat: int | None = None
-    closing: bool = False
-    counted: bool = True
-    """A network connection (it holds a descriptor): counted against the connection caps."""
-    log_fields: dict[str, Any] = field(default_factory=dict)
+from domicile_p2p.net.wire import event_frames as event_frames  # tests import it from here
 
 
 class HostSession:
@@ -195,22 +150,22 @@ class HostSession:
         self.rooms: dict[int, Room] = {room.nameplate: room for room in rooms}
         self.fingerprint = fingerprint
         self.limits = limits or HostLimits()
-        self._nonce = nonce
-        self._connections: dict[ConnectionId, _Connection] = {}
+        self._connections: dict[ConnectionId, Connection] = {}
+        self._refusals = Refusals(self.limits.max_bad_frames, self._forget)
+        self._handshake = Handshake(
+            self.rooms,
+            fingerprint,
+            self.limits,
+            nonce=nonce,
+            connections=self._connections,
+            refusals=self._refusals,
+        )
         self._at_table = Audience(self.rooms)
         """Who holds each seat and who watches, per table (``audience.py``)."""
-        self._handshaking: dict[ConnectionId, _Connection] = {}
-        """Connections not seated yet and not closing (the handshake deadline's)."""
+        self._fan_out = FanOut(self._at_table, self.limits.ready_timeout)
+        self._relay = Relay()
         self._lobby_clocks = LobbyClocks(self.rooms.values(), self.limits.ready_timeout)
-        self._told_behind: set[tuple[int, str]] = set()
-        """(table, game id) whose log a returning peer showed to be behind (logged once)."""
-        self._published: set[int] = {
-            nameplate for nameplate, room in self.rooms.items() if room.game is not None
-        }
-        """Tables with new events since the setup watch last looked (a resumed game too)."""
-        self._admission = Admission(self.limits)
-        self._setup = SetupWatch(self.limits.setup_timeout)
-        self._sand_glass = SandGlass()
+        self._deadlines = GameDeadlines(self.rooms, self.limits.setup_timeout)
         self._chat = ChatBudgets(self.limits)
 
     # ------------------------------------------------------------- queries
@@ -225,16 +180,11 @@ class HostSession:
     def authenticated(self, connection: ConnectionId) -> bool:
         """Whether ``connection`` has proven the code (seated or watching) or its seat's key."""
         state = self._connections.get(connection)
-        return state is not None and state.phase in (_Phase.SEATED, _Phase.WATCHING)
+        return state is not None and state.phase in (Phase.SEATED, Phase.WATCHING)
 
     def next_deadline(self) -> float | None:
-        pending = [
-            state.opened + self.limits.handshake_timeout for state in self._handshaking.values()
-        ]
-        joins_resume = self._admission.turns_resume_at()
-        for clock in (self._setup.deadline(), self._sand_glass.deadline(), joins_resume):
-            if clock is not None:
-                pending.append(clock)
+        clocks = [self._handshake.deadline(), self._deadlines.deadline()]
+        pending = [clock for clock in clocks if clock is not None]
         pending += self._lobby_clocks.deadlines()
         return min(pending, default=None)
 
@@ -246,65 +196,25 @@ class HostSession:
         Asked before :meth:`connect`, when the socket is accepted and before anything is
         read from it: a refused one is closed there and never reaches the session.
         """
-        return self._admission.admits(remote, now)
+        return self._handshake.admission.admits(remote, now)
 
     def connect(
         self, connection: ConnectionId, remote: str, now: float, *, counted: bool = True
     ) -> list[HostEffect]:
         """A connection opened; ``counted=False`` for an in-process one (no descriptor)."""
-        state = _Connection(
-            id=connection,
-            remote=remote,
-            nonce=self._nonce(NONCE_BYTES),
-            opened=now,
-            bucket=TokenBucket(self.limits.message_rate, self.limits.message_burst),
-            counted=counted,
-        )
+        state, effects = self._handshake.open(connection, remote, now, counted=counted)
         self._connections[connection] = state
-        effects: list[HostEffect] = [
-            Log("connected", {"connection": connection, "remote": remote}),
-        ]
-        if counted:
-            opening = self._admission.open(remote)
-            if opening is Opening.ADDRESS_FULL:
-                return effects + self._fatal(
-                    state,
-                    ErrorCode.RATE_LIMITED,
-                    f"too many connections from your address (at most "
-                    f"{self.limits.max_per_address} at once)",
-                )
-            if opening is Opening.HOST_FULL:
-                effects += self._shed(state)
-                if state.closing:
-                    return effects
-        self._handshaking[connection] = state
-        return [
-            *effects,
-            Send(connection, Welcome(PROTOCOL, state.nonce.hex())),
-            *self._watch_lobbies(now),
-        ]
-
-    def _shed(self, newcomer: _Connection) -> list[HostEffect]:
-        """The host is at ``max_connections``: the oldest connection not yet seated gives
-        way to ``newcomer``; with none, ``newcomer`` is refused."""
-        oldest = next((state for state in self._handshaking.values() if state.counted), None)
-        if oldest is None:
-            return self._fatal(
-                newcomer, ErrorCode.RATE_LIMITED, "the host has too many connections; try later"
-            )
-        if oldest.phase is _Phase.CONFIRM and oldest.reply is not None:
-            self._leave_confirm(oldest, newcomer.opened, failed=True)
-        return self._fatal(
-            oldest,
-            ErrorCode.RATE_LIMITED,
-            "the host has too many connections: the oldest not seated gives way",
-        )
+        if state.closing:
+            return effects
+        return effects + self._watch_lobbies(now)
 
     def receive(
         self, connection: ConnectionId, message: ClientMessage, now: float
     ) -> list[HostEffect]:
         effects = self._receive(connection, message, now)
-        return effects + self._admit_joins(now) + self._watch_lobbies(now) + self._watch_setup(now)
+        return (
+            effects + self._handshake.admit(now) + self._watch_lobbies(now) + self._watch_games(now)
+        )
 
     def _receive(
         self, connection: ConnectionId, message: ClientMessage, now: float
@@ -317,27 +227,28 @@ class HostSession:
             return self._fatal(state, ErrorCode.FLOOD, "too many messages; slow down")
         try:
             match message:
-                case Join() | Watch() if state.phase is _Phase.HELLO:
-                    return self._join(state, message, now)
-                case Confirm() if state.phase is _Phase.CONFIRM:
-                    return self._confirm(state, message, now)
-                case Resume() if state.phase is _Phase.HELLO:
-                    return self._resume(state, message, now)
-                case Act() if state.phase is _Phase.SEATED:
+                case Join() | Watch() if state.phase is Phase.HELLO:
+                    return self._handshake.join(state, message, now)
+                case Confirm() if state.phase is Phase.CONFIRM:
+                    return self._enter(state, self._handshake.confirm(state, message, now), now)
+                case Resume() if state.phase is Phase.HELLO:
+                    return self._enter(state, self._handshake.resume(state, message, now), now)
+                case Act() if state.phase is Phase.SEATED:
                     return self._act(state, message, now)
-                case Fetch() if state.phase in (_Phase.SEATED, _Phase.WATCHING):
-                    return self._fetch(state, message)
-                case Head() if state.phase is _Phase.SEATED:
+                case Fetch() if state.phase in (Phase.SEATED, Phase.WATCHING):
+                    assert state.table is not None
+                    return self._fan_out.catch_up(state.id, self.rooms[state.table], message.since)
+                case Head() if state.phase is Phase.SEATED:
                     return self._head(state, message)
-                case Restore() if state.phase in (_Phase.SEATED, _Phase.WATCHING):
+                case Restore() if state.phase in (Phase.SEATED, Phase.WATCHING):
                     return self._restore(state, message)
-                case Act() | Head() | Ready() if state.phase is _Phase.WATCHING:
+                case Act() | Head() | Ready() if state.phase is Phase.WATCHING:
                     return self._bad(
                         state,
                         ErrorCode.SPECTATOR,
                         f"a spectator holds no seat: it cannot {_SEATS_ONLY[type(message)]}",
                     )
-                case Ready() if state.phase is _Phase.SEATED:
+                case Ready() if state.phase is Phase.SEATED:
                     return self._ready(state, message, now)
                 case _:
                     return self._bad(
@@ -350,7 +261,7 @@ class HostSession:
             return self._bad(state, ErrorCode(exc.code), str(exc))
         except Exception as exc:  # a bug: contained to this connection's table
             room = None if state.table is None else self.rooms.get(state.table)
-            if room is not None and state.phase in (_Phase.SEATED, _Phase.WATCHING):
+            if room is not None and state.phase in (Phase.SEATED, Phase.WATCHING):
                 return self._set_aside(room, f"handle a {type(message).__name__.lower()}", exc)
             return [
                 Log(
@@ -373,29 +284,12 @@ class HostSession:
         state = self._connections.pop(connection, None)
         if state is None:
             return []
-        self._handshaking.pop(connection, None)
-        self._unqueue(state)
-        if state.counted:
-            self._admission.close(state.remote)
-        effects: list[HostEffect] = [Log("disconnected", {"connection": connection})]
-        if state.phase is _Phase.CONFIRM and state.reply is not None:
-            # The client saw our confirmation and hung up: its code was wrong.
-            self._leave_confirm(state, now, failed=True)
-            effects.append(
-                Log(
-                    "refused",
-                    {
-                        "connection": connection,
-                        "remote": state.remote,
-                        "table": state.table,
-                        "code": ErrorCode.WRONG_CODE.value,
-                        "reason": "the client left after the PAKE (a wrong code)",
-                        **state.log_fields,
-                    },
-                )
-            )
-        effects += self._admit_joins(now)
-        if state.phase is _Phase.WATCHING and state.table is not None:
+        effects: list[HostEffect] = [
+            Log("disconnected", {"connection": connection}),
+            *self._handshake.left(state, now),
+            *self._handshake.admit(now),
+        ]
+        if state.phase is Phase.WATCHING and state.table is not None:
             self._at_table.stop_watching(state.table, connection)
             effects.append(Log("stopped-watching", {"table": state.table}))
             return effects
@@ -411,19 +305,13 @@ class HostSession:
                 {"table": state.table, "seat": state.seat, "seat_released": released},
             )
         )
-        effects.extend(self._lobby_broadcast(room))
+        effects.extend(self._fan_out.lobby(room))
         effects.append(TableChanged(room.nameplate))
         return effects
 
     def tick(self, now: float) -> list[HostEffect]:
-        effects: list[HostEffect] = []
-        for state in list(self._handshaking.values()):
-            if now - state.opened >= self.limits.handshake_timeout:
-                if state.phase is _Phase.CONFIRM and state.reply is not None:
-                    self._leave_confirm(state, now, failed=True)
-                effects += self._fatal(state, ErrorCode.UNEXPECTED, "the handshake took too long")
-        effects += self._admit_joins(now)
-        return effects + self._watch_lobbies(now) + self._watch_setup(now)
+        effects = self._handshake.overdue(now) + self._handshake.admit(now)
+        return effects + self._watch_lobbies(now) + self._watch_games(now)
 
     def shutdown(self) -> list[HostEffect]:
         """Tell every connection the host is going away (they will come back after a restart)."""
@@ -431,260 +319,96 @@ class HostSession:
         for state in list(self._connections.values()):
             if not state.closing:
                 state.closing = True
-                self._handshaking.pop(state.id, None)
+                self._handshake.closed(state)
                 effects.append(
                     Send(state.id, Error(ErrorCode.SHUTTING_DOWN, "the host is shutting down"))
                 )
                 effects.append(Close(state.id, CLOSE_GOING_AWAY, "host shutting down"))
         return effects
 
-    # ------------------------------------------------------------- handshake
+    # ------------------------------------------------------------- in: a seat, or watching
 
-    def _room(self, state: _Connection, protocol: int, table: int) -> Room:
-        if protocol != PROTOCOL:
-            raise Refusal(
-                ErrorCode.PROTOCOL_VERSION,
-                f"this host speaks protocol {PROTOCOL}, your client {protocol}: update one of them",
-            )
-        room = self.rooms.get(table)
-        if room is None:
-            raise Refusal(ErrorCode.UNKNOWN_TABLE, f"this host has no table {table}")
-        if room.out_of_order is not None:
-            raise Refusal(ErrorCode.UNEXPECTED, _out_of_order(room))
-        return room
-
-    def _check_rate(self, state: _Connection, now: float) -> None:
-        wait = self._admission.retry_after(state.remote, now)
-        if wait is not None:
-            raise Refusal(
-                ErrorCode.RATE_LIMITED,
-                f"too many failed attempts from your address; try again in {int(wait) + 1} s",
-            )
-
-    def _failed(self, state: _Connection, now: float, code: ErrorCode, message: str) -> Refusal:
-        count = self._admission.record_failure(state.remote, now)
-        state.log_fields["failures"] = count
-        return Refusal(code, message)
-
-    def _join(self, state: _Connection, message: Join | Watch, now: float) -> list[HostEffect]:
-        """Queue the join (or watch) for its PAKE (:meth:`_admit_joins` says when its turn
-        comes).  A watch is counted and rate-limited exactly as a join: it guesses the code
-        the same way."""
-        try:
-            room = self._room(state, message.protocol, message.table)
-            seat_name_allowed(message.name)
-            self._check_rate(state, now)
-        except Refusal as refusal:
-            return self._fatal(state, refusal.code, str(refusal))
-        refused = self._admission.queue(state.id, state.remote)
-        if refused is not None:
-            return self._fatal(state, ErrorCode.RATE_LIMITED, refused)
-        state.join, state.table, state.phase = message, room.nameplate, _Phase.QUEUED
-        return []
-
-    def _unqueue(self, state: _Connection) -> None:
-        """``state`` no longer waits for its PAKE (its turn came, or it is gone)."""
-        if state.phase is not _Phase.QUEUED:
-            return
-        state.phase = _Phase.HELLO
-        self._admission.unqueue(state.remote)
-
-    def _admit_joins(self, now: float) -> list[HostEffect]:
-        """Give the waiting joins whose turn has come their PAKE (``admission.py`` says
-        whose, within the per-address and whole-host budgets); refuse the ones from an
-        address now over its failures.  A join not admitted waits (the handshake timeout
-        bounds how long)."""
-        effects: list[HostEffect] = []
-        for connection, admitted in self._admission.turns(now, self._queued_from):
-            state = self._connections[connection]
-            self._unqueue(state)
-            if admitted:
-                effects += self._pake(state, now)
-                continue
-            try:
-                self._check_rate(state, now)
-            except Refusal as refusal:
-                effects += self._fatal(state, refusal.code, str(refusal))
-        return effects
-
-    def _queued_from(self, connection: ConnectionId) -> str | None:
-        """The remote of ``connection`` while its join waits its turn."""
-        state = self._connections.get(connection)
-        return state.remote if state is not None and state.phase is _Phase.QUEUED else None
-
-    def _pake(self, state: _Connection, now: float) -> list[HostEffect]:
-        """The host's half of the PAKE for a join whose turn has come."""
-        message, table = state.join, state.table
-        assert message is not None and table is not None
-        room = self.rooms[table]
-        binding = Binding(room.nameplate, self.fingerprint, bytes.fromhex(message.key), state.nonce)
-        try:
-            reply = host_reply(room.config.code, binding, bytes.fromhex(message.pake))
-        except WireError as exc:
-            # As costly as a wrong code, and as telling: it counts as a failure.
-            state.join = state.table = None
-            state.log_fields["failures"] = self._admission.record_failure(state.remote, now)
-            return self._bad(state, ErrorCode(exc.code), str(exc))
-        # From here the client can tell from our confirmation whether its code was right.
-        # A client that then hangs up (or times out) is counted as a wrong code.
-        self._admission.guessing(state.remote)
-        state.reply, state.phase = reply, _Phase.CONFIRM
-        return [Send(state.id, PakeReply(reply.message.hex(), reply.mac.hex()))]
-
-    def _leave_confirm(self, state: _Connection, now: float, *, failed: bool) -> None:
-        """The connection is past its PAKE (confirmed, refused, or gone)."""
-        failures = self._admission.guessed(state.remote, now, failed=failed)
-        state.reply = None
-        if failures is not None:
-            state.log_fields["failures"] = failures
-
-    def _confirm(self, state: _Connection, message: Confirm, now: float) -> list[HostEffect]:
-        join, reply = state.join, state.reply
-        assert join is not None and reply is not None and state.table is not None
-        room = self.rooms[state.table]
-        key = bytes.fromhex(join.key)
-        confirmed = reply.client_confirmed(bytes.fromhex(message.mac))
-        proved = confirmed and proof_holds(
-            key, bytes.fromhex(message.proof), state.nonce, self.fingerprint, room.nameplate
-        )
-        self._leave_confirm(state, now, failed=not proved)
-        try:
-            if not confirmed:
-                raise Refusal(ErrorCode.WRONG_CODE, "wrong table code")
-            if not proved:
-                raise Refusal(ErrorCode.BAD_PROOF, "the identity proof does not verify")
-            if isinstance(join, Watch):
-                return self._spectate(state, room, join, now)
-            seat = room.seat_of(join.key)
-            taken_back = seat is not None
-            displaced = None
-            if seat is None:
-                seating = room.take_seat(join.key, join.name, join.role, join.seat, bot=join.bot)
-                seat, displaced = seating.seat, seating.displaced
-        except Refusal as refusal:
-            return self._fatal(state, refusal.code, str(refusal))
-        how = "rejoin" if taken_back else "take-over" if displaced is not None else "join"
-        return self._sit(state, room, seat, join.have, how, join.name, now, displaced)
-
-    def _resume(self, state: _Connection, message: Resume, now: float) -> list[HostEffect]:
-        try:
-            room = self._room(state, message.protocol, message.table)
-            self._check_rate(state, now)
-            if not proof_holds(
-                bytes.fromhex(message.key),
-                bytes.fromhex(message.proof),
-                state.nonce,
-                self.fingerprint,
-                room.nameplate,
-            ):
-                raise self._failed(
-                    state, now, ErrorCode.BAD_PROOF, "the identity proof does not verify"
-                )
-        except Refusal as refusal:
-            return self._fatal(state, refusal.code, str(refusal))
-        seat = room.seat_of(message.key)
-        if seat is None:
-            # Not fatal: a client that still has the code may join instead, on this connection.
-            return [
-                Log("resume-refused", {"connection": state.id, "table": room.nameplate}),
-                Send(
-                    state.id,
-                    Error(ErrorCode.NOT_SEATED, "your key holds no seat at this table"),
-                ),
-            ]
-        holder = room.holders[seat]
-        return self._sit(state, room, seat, message.have, "resume", holder.name, now)
-
-    def _sit(
-        self,
-        state: _Connection,
-        room: Room,
-        seat: int,
-        have: int,
-        how: str,
-        name: str,
-        now: float,
-        displaced: SeatHolder | None = None,
+    def _enter(
+        self, state: Connection, entry: Entry | list[HostEffect], now: float
     ) -> list[HostEffect]:
+        """Seat (or let watch) the connection the handshake let in."""
+        if not isinstance(entry, Entry):
+            return entry  # refused, or a resume whose key holds no seat
+        if entry.seat is None:
+            return self._spectate(state, entry)
         effects: list[HostEffect] = []
+        room, seat = entry.room, entry.seat
         previous = self._at_table.holder(room.nameplate, seat)
         if previous is not None and previous != state.id:
             old = self._connections.get(previous)
             if old is not None:
                 old.table = old.seat = None
-                if displaced is not None:
+                if entry.displaced is not None:
                     effects += self._fatal(
-                        old, ErrorCode.TAKEN_OVER, f"{name} has taken this seat from its bot"
+                        old, ErrorCode.TAKEN_OVER, f"{entry.name} has taken this seat from its bot"
                     )
                 else:
                     effects += self._fatal(
                         old, ErrorCode.SUPERSEDED, "you connected again from somewhere else"
                     )
-        state.phase, state.table, state.seat = _Phase.SEATED, room.nameplate, seat
-        state.join = state.reply = None
-        self._handshaking.pop(state.id, None)
+        state.phase, state.table, state.seat = Phase.SEATED, room.nameplate, seat
+        self._handshake.settled(state)
         self._at_table.sit(room.nameplate, seat, state.id)
-        events = room.game.events if room.game is not None else ()
+        held = len(room.game.events) if room.game is not None else 0
         effects.append(
             Log(
-                how,
+                entry.how,
                 {
                     "connection": state.id,
                     "remote": state.remote,
                     "table": room.nameplate,
                     "seat": seat,
-                    "name": name,
+                    "name": entry.name,
                 },
             )
         )
-        effects += self._behind(room, state, have, seat)
-        effects.append(Send(state.id, Seated(room.nameplate, seat, len(events), room.games)))
-        start = min(have, len(events))
-        effects += [Send(state.id, frame) for frame in event_frames(start, events[start:])]
-        effects += self._lobby_broadcast(room)
+        effects += self._relay.behind(room.nameplate, room.game, state.id, entry.have, seat)
+        effects.append(Send(state.id, Seated(room.nameplate, seat, held, room.games)))
+        effects += self._fan_out.catch_up(state.id, room, entry.have)
+        effects += self._fan_out.lobby(room)
         effects.append(TableChanged(room.nameplate))
         if room.may_start(now):
             effects += self._begin(room)
         return effects
 
-    def _spectate(
-        self, state: _Connection, room: Room, watch: Watch, now: float
-    ) -> list[HostEffect]:
+    def _spectate(self, state: Connection, entry: Entry) -> list[HostEffect]:
         """A spectator proved the code: it watches, or is refused when the table has enough."""
+        room = entry.room
         watching = len(self._at_table.spectators(room.nameplate))
         if watching >= self.limits.max_spectators:
-            raise Refusal(
+            return self._fatal(
+                state,
                 ErrorCode.SPECTATORS_FULL,
                 f"{watching} people already watch this table (at most "
                 f"{self.limits.max_spectators}); try again when one leaves",
             )
-        state.phase, state.table = _Phase.WATCHING, room.nameplate
-        state.join = state.reply = None
-        self._handshaking.pop(state.id, None)
-        watching = self._at_table.watch(room.nameplate, state.id, watch.name)
-        events = room.game.events if room.game is not None else ()
-        start = min(watch.have, len(events))
+        state.phase, state.table = Phase.WATCHING, room.nameplate
+        self._handshake.settled(state)
+        watching = self._at_table.watch(room.nameplate, state.id, entry.name)
+        held = len(room.game.events) if room.game is not None else 0
         return [
-            *self._behind(room, state, watch.have, None),
+            *self._relay.behind(room.nameplate, room.game, state.id, entry.have, None),
             Log(
                 "watch",
                 {
                     "connection": state.id,
                     "remote": state.remote,
                     "table": room.nameplate,
-                    "name": watch.name,
+                    "name": entry.name,
                     "spectators": watching,
                 },
             ),
-            Send(state.id, Watching(room.nameplate, len(events), room.games)),
-            *(Send(state.id, frame) for frame in event_frames(start, events[start:])),
-            Send(
-                state.id,
-                room.lobby(self.connected_seats(room.nameplate), self.limits.ready_timeout),
-            ),
+            Send(state.id, Watching(room.nameplate, held, room.games)),
+            *self._fan_out.catch_up(state.id, room, entry.have),
+            Send(state.id, self._fan_out.lobby_of(room)),
         ]
 
-    # ------------------------------------------------------------- the start
+    # ------------------------------------------------------------- the lobby
 
     def start_table(self, table: int, now: float, *, owner: int | None = None) -> list[HostEffect]:
         """The host's owner says start: the game begins as soon as every seat is held.
@@ -704,7 +428,7 @@ class HostSession:
         effects += self._unseat_not_ready(room, "the host's owner started the game without you")
         if room.may_start(now):
             effects += self._begin(room)
-        return effects + self._watch_setup(now)
+        return effects + self._watch_games(now)
 
     def next_game(self, table: int, now: float) -> list[HostEffect]:
         """Open the lobby of table ``table``'s next game, once its game is over (a rematch).
@@ -720,7 +444,7 @@ class HostSession:
             self._lobby_clocks.wait(room)
         room.open_lobby(now)
         self._lobby_clocks.ready_clock(room, now)
-        self._published.add(table)
+        self._deadlines.published(table)
         effects: list[HostEffect] = [
             Log(
                 "next-game",
@@ -733,7 +457,7 @@ class HostSession:
             Send(connection, Watching(table, 0, room.games))
             for connection in self._at_table.spectators(table)
         ]
-        return effects + self._seats_moved(room, now) + self._watch_setup(now)
+        return effects + self._seats_moved(room, now) + self._watch_games(now)
 
     def rotate_seats(self, table: int, now: float) -> list[HostEffect]:
         """The host's owner moves everyone round one seat in a lobby (the next Ghost is the
@@ -749,7 +473,7 @@ class HostSession:
             # Nobody is ready after a rotation: a new deadline.
             self._lobby_clocks.ready_clock(room, now)
         effects: list[HostEffect] = [Log("seats-rotated", {"table": table})]
-        return effects + self._seats_moved(room, now) + self._watch_setup(now)
+        return effects + self._seats_moved(room, now) + self._watch_games(now)
 
     def _room_named(self, table: int) -> Room:
         room = self.rooms.get(table)
@@ -763,13 +487,13 @@ class HostSession:
             Send(connection, Seated(room.nameplate, seat, 0, room.games))
             for seat, connection in self._at_table.holders(room.nameplate)
         ]
-        effects += self._lobby_broadcast(room)
+        effects += self._fan_out.lobby(room)
         effects.append(TableChanged(room.nameplate))
         if room.may_start(now):
             effects += self._begin(room)
         return effects
 
-    def _ready(self, state: _Connection, message: Ready, now: float) -> list[HostEffect]:
+    def _ready(self, state: Connection, message: Ready, now: float) -> list[HostEffect]:
         assert state.table is not None and state.seat is not None
         room = self.rooms[state.table]
         try:
@@ -780,7 +504,7 @@ class HostSession:
         effects: list[HostEffect] = [
             Log("ready", {"table": room.nameplate, "seat": state.seat, "ready": message.ready})
         ]
-        effects += self._lobby_broadcast(room)
+        effects += self._fan_out.lobby(room)
         if room.may_start(now):
             effects += self._begin(room)
         return effects
@@ -789,7 +513,7 @@ class HostSession:
         """Open every lobby's clock (at the first input); start the ``wait`` tables now due.
 
         Per input this looks only at the ``wait`` lobbies: a table of any other rule
-        starts when its seats change (``_sit``) or its owner says so (``start_table``).
+        starts when its seats change (``_enter``) or its owner says so (``start_table``).
         """
         self._lobby_clocks.open(now)
         effects: list[HostEffect] = []
@@ -830,7 +554,7 @@ class HostSession:
                     state, ErrorCode.GAME_STARTED, f"{why} (you were not ready); you may watch it"
                 )
         if effects:
-            effects += self._lobby_broadcast(room)
+            effects += self._fan_out.lobby(room)
             effects.append(TableChanged(room.nameplate))
         return effects
 
@@ -851,7 +575,7 @@ class HostSession:
         ]
         return effects + self._publish(room, 0, events, lobby_changed=True)
 
-    def _act(self, state: _Connection, message: Act, now: float) -> list[HostEffect]:
+    def _act(self, state: Connection, message: Act, now: float) -> list[HostEffect]:
         assert state.table is not None and state.seat is not None
         room = self.rooms[state.table]
         if room.game is None:
@@ -872,51 +596,69 @@ class HostSession:
             self._chat.spend(room.nameplate, state.seat, game_id, chat)
         return self._publish(room, start, events, lobby_changed=False)
 
-    def _head(self, state: _Connection, message: Head) -> list[HostEffect]:
-        """Relay a seat's signed chain head to everyone else at its table (guards/heads.py)."""
+    def _head(self, state: Connection, message: Head) -> list[HostEffect]:
+        """Relay a seat's signed chain head to everyone else at its table (``relay.py``)."""
         assert state.table is not None and state.seat is not None
         room = self.rooms[state.table]
         if room.game is None:
             return self._bad(state, ErrorCode.UNEXPECTED, "the game has not begun yet")
-        claim = HeadClaim(
-            state.seat, message.seq, bytes.fromhex(message.head), bytes.fromhex(message.sig)
-        )
-        problem = room.game.check_head(state.seat, claim)
-        if problem is not None:
-            return self._bad(state, ErrorCode.BAD_MESSAGE, problem)
-        relay = PeerHead(state.seat, message.seq, message.head, message.sig)
+        relayed = self._relay.head(room.game, state.seat, message)
+        if isinstance(relayed, str):
+            return self._bad(state, ErrorCode.BAD_MESSAGE, relayed)
         effects: list[HostEffect] = [
             Log("head", {"table": room.nameplate, "seat": state.seat, "seq": message.seq})
         ]
-        effects += [
-            Send(connection, relay) for connection in self._audience(room) if connection != state.id
-        ]
+        return effects + self._fan_out.others(room, state.id, relayed)
+
+    def _restore(self, state: Connection, message: Restore) -> list[HostEffect]:
+        """Events the host's log lost, handed back by a peer that holds them (``relay.py``)."""
+        assert state.table is not None
+        room = self.rooms[state.table]
+        if room.game is None:
+            return self._bad(state, ErrorCode.UNEXPECTED, "the game has not begun yet")
+        restored = self._relay.restore(room.nameplate, room.game, state.seat, message)
+        effects = list(restored.log)
+        if restored.taken:
+            state.bad_frames = 0
+            effects += self._publish(room, restored.start, restored.taken, lobby_changed=False)
+        if restored.problem is not None:
+            effects += self._bad(state, ErrorCode.BAD_MESSAGE, restored.problem)
         return effects
 
-    # ------------------------------------------------------------- the setup's deadline
+    def _publish(
+        self, room: Room, start: int, events: Sequence[EventObject], *, lobby_changed: bool
+    ) -> list[HostEffect]:
+        """New events of a table, to everyone at it (``fanout.py``); its clocks look next."""
+        self._deadlines.published(room.nameplate)
+        return self._fan_out.events(room, start, events, lobby_changed=lobby_changed)
 
-    def _watch_setup(self, now: float) -> list[HostEffect]:
-        """Note where each table that published stands; abort the ones past the setup
-        timeout, and call time on the investigations whose sand-glass ran out.
+    # ------------------------------------------------------------- the games' deadlines
 
-        A table's setup step and its investigation change only with its events
-        (``_publish``), so the tables without new events need no look.
-        """
-        published, self._published = self._published, set()
-        for nameplate in sorted(published):
-            room = self.rooms[nameplate]
-            game = room.game
-            step = None if game is None or game.ended else game.step
-            self._setup.observe(room.nameplate, step, now)
-            investigation = None if game is None else game.investigation
-            timer = None if game is None else game.timer
-            self._sand_glass.observe(room.nameplate, investigation, timer, now)
+    def _watch_games(self, now: float) -> list[HostEffect]:
+        """Abort the games past the setup timeout, and call time on the investigations
+        whose sand-glass ran out (``deadlines.py``)."""
+        self._deadlines.look(now)
         effects: list[HostEffect] = []
-        for nameplate in self._setup.expired(now):
-            effects += self._contained(self.rooms[nameplate], "abort", self._abort_stalled)
-        for nameplate in self._sand_glass.expired(now):
-            effects += self._contained(self.rooms[nameplate], "call time", self._time_up)
+        for room in self._deadlines.stalled(now):
+            effects += self._contained(room, "abort", self._abort_stalled)
+        for room in self._deadlines.out_of_time(now):
+            effects += self._contained(room, "call time", self._time_up)
         return effects
+
+    def _abort_stalled(self, room: Room) -> list[HostEffect]:
+        return self._state(room, self._deadlines.abort(room))
+
+    def _time_up(self, room: Room) -> list[HostEffect]:
+        return self._state(room, self._deadlines.call_time(room))
+
+    def _state(self, room: Room, statement: Statement | None) -> list[HostEffect]:
+        """The statement a deadline called for, logged and published."""
+        if statement is None:
+            return []
+        publish = self._publish(
+            room, statement.start, [statement.event], lobby_changed=statement.lobby_changed
+        )
+        return [statement.log, *publish]
 
     # ------------------------------------------------------------- one table's failure
 
@@ -937,198 +679,31 @@ class HostSession:
         nameplate = room.nameplate
         room.out_of_order = f"could not {doing} this table's game ({type(error).__name__}: {error})"
         self._lobby_clocks.stop(nameplate)
-        self._setup.forget(nameplate)
-        self._sand_glass.forget(nameplate)
-        self._published.discard(nameplate)
+        self._deadlines.forget(nameplate)
         effects: list[HostEffect] = [
             Log(
                 "table-failed",
                 {"table": nameplate, "doing": doing, "error": f"{type(error).__name__}: {error}"},
             )
         ]
-        for connection in self._audience(room):
+        for connection in self._fan_out.everyone(room):
             state = self._connections.get(connection)
             if state is not None and not state.closing:
-                effects += self._fatal(state, ErrorCode.UNEXPECTED, _out_of_order(room))
+                effects += self._fatal(state, ErrorCode.UNEXPECTED, out_of_order(room))
         effects.append(TableChanged(nameplate))
         return effects
 
-    def _time_up(self, room: Room) -> list[HostEffect]:
-        self._sand_glass.forget(room.nameplate)
-        assert room.game is not None
-        return self._clock_statement(
-            room, room.game.time_up, "time-up", ("locked", "no_guess"), lobby_changed=False
-        )
+    # ------------------------------------------------------------- refusals (``connection.py``)
 
-    def _abort_stalled(self, room: Room) -> list[HostEffect]:
-        self._setup.forget(room.nameplate)
-        assert room.game is not None
-        return self._clock_statement(
-            room, room.game.abort_stalled, "setup-aborted", ("seats", "reason"), lobby_changed=True
-        )
+    def _bad(self, state: Connection, code: ErrorCode, message: str) -> list[HostEffect]:
+        return self._refusals.bad(state, code, message)
 
-    def _clock_statement(
-        self,
-        room: Room,
-        make: Callable[[], EventObject | None],
-        log: str,
-        fields: tuple[str, ...],
-        *,
-        lobby_changed: bool,
-    ) -> list[HostEffect]:
-        """The statement a deadline calls for (``None``: the table no longer needs it),
-        logged with ``fields`` of its body, then published."""
-        game = room.game
-        assert game is not None
-        start = len(game.events)
-        event = make()
-        if event is None:
-            return []
-        body = event["body"]
-        logged = {name: _plain(body[name]) for name in fields}
-        effects: list[HostEffect] = [Log(log, {"table": room.nameplate, **logged})]
-        return effects + self._publish(room, start, [event], lobby_changed=lobby_changed)
+    def _fatal(self, state: Connection, code: ErrorCode, message: str) -> list[HostEffect]:
+        return self._refusals.fatal(state, code, message)
 
-    # ------------------------------------------------------------- a rolled-back log
-
-    def _behind(
-        self, room: Room, state: _Connection, have: int, seat: int | None
-    ) -> list[HostEffect]:
-        """A returning peer says it holds more of the table's game than the host: the host's
-        log lost events (restored from an older copy, a disk that lied about a sync).  Said
-        once per table and game, for the operator; the peer hands the events back
-        (:meth:`_restore`).  A peer's word alone changes nothing: only events that check
-        out (signed by this host) are taken."""
-        game = room.game
-        if game is None or have <= len(game.events):
-            return []
-        told = (room.nameplate, game.game_id)
-        if told in self._told_behind:
-            return []
-        self._told_behind.add(told)
-        return [
-            Log(
-                "log-behind",
-                {
-                    "table": room.nameplate,
-                    "game_id": game.game_id,
-                    "seat": seat,
-                    "connection": state.id,
-                    "host_events": len(game.events),
-                    "player_events": have,
-                    "note": (
-                        "this table's log is behind what a returning player holds: it was "
-                        "rolled back (events.jsonl restored from an older copy?); the "
-                        "players hand the missing events back, and each is checked"
-                    ),
-                },
-            )
-        ]
-
-    def _restore(self, state: _Connection, message: Restore) -> list[HostEffect]:
-        """Events the host's log lost, handed back by a peer that holds them (WIRE.md 8)."""
-        assert state.table is not None
-        room = self.rooms[state.table]
-        game = room.game
-        if game is None:
-            return self._bad(state, ErrorCode.UNEXPECTED, "the game has not begun yet")
-        start = len(game.events)
-        taken, problem = game.restore(message.start, message.events)
-        effects: list[HostEffect] = []
-        if taken:
-            state.bad_frames = 0
-            effects.append(
-                Log(
-                    "log-restored",
-                    {
-                        "table": room.nameplate,
-                        "seat": state.seat,
-                        "start": start,
-                        "events": len(taken),
-                    },
-                )
-            )
-            effects += self._publish(room, start, taken, lobby_changed=False)
-        if problem is not None:
-            effects += self._bad(state, ErrorCode.BAD_MESSAGE, problem)
-        return effects
-
-    def _fetch(self, state: _Connection, message: Fetch) -> list[HostEffect]:
-        assert state.table is not None
-        room = self.rooms[state.table]
-        events = room.game.events if room.game is not None else ()
-        start = min(message.since, len(events))
-        return [Send(state.id, frame) for frame in event_frames(start, events[start:])]
-
-    def _publish(
-        self, room: Room, start: int, events: Sequence[EventObject], *, lobby_changed: bool
-    ) -> list[HostEffect]:
-        """New events of a table: on disk first, then to every seat.
-
-        A game that ended (or a change the caller names) also changes the
-        lobby and the table's advert.
-        """
-        game = room.game
-        assert game is not None
-        frames = list(event_frames(start, events))
-        self._published.add(room.nameplate)
-        lines = game.lines[start : start + len(events)]
-        effects: list[HostEffect] = [Persist(room.nameplate, tuple(lines))]
-        effects += [Send(c, frame) for c in self._audience(room) for frame in frames]
-        if game.ended:
-            effects.append(GameFinished(room.nameplate, game.game_id))
-        if lobby_changed or game.ended:
-            effects += self._lobby_broadcast(room)
-            effects.append(TableChanged(room.nameplate))
-        return effects
-
-    def _audience(self, room: Room) -> list[ConnectionId]:
-        """Everyone who gets the table's events: its seats in seat order, then its spectators."""
-        return self._at_table.everyone(room.nameplate)
-
-    def _lobby_broadcast(self, room: Room) -> list[HostEffect]:
-        lobby = room.lobby(self.connected_seats(room.nameplate), self.limits.ready_timeout)
-        return [Send(connection, lobby) for connection in self._audience(room)]
-
-    # ------------------------------------------------------------- refusals
-
-    def _bad(self, state: _Connection, code: ErrorCode, message: str) -> list[HostEffect]:
-        state.bad_frames += 1
-        if state.bad_frames > self.limits.max_bad_frames:
-            return self._fatal(state, code, f"{message} (too many bad messages)")
-        return [
-            Log(
-                "rejected",
-                {
-                    "connection": state.id,
-                    "remote": state.remote,
-                    "table": state.table,
-                    "seat": state.seat,
-                    "code": code.value,
-                    "reason": message,
-                },
-            ),
-            Send(state.id, Error(code, _clip(message))),
-        ]
-
-    def _fatal(self, state: _Connection, code: ErrorCode, message: str) -> list[HostEffect]:
-        self._unqueue(state)
-        state.closing = True
-        self._handshaking.pop(state.id, None)
-        fields: dict[str, Any] = {
-            "connection": state.id,
-            "remote": state.remote,
-            "table": state.table,
-            "seat": state.seat,
-            "code": code.value,
-            "reason": message,
-            **state.log_fields,
-        }
-        return [
-            Log("refused", fields),
-            Send(state.id, Error(code, _clip(message), fatal=True)),
-            Close(state.id, CLOSE_POLICY, code.value),
-        ]
+    def _forget(self, state: Connection) -> None:
+        """``state`` is refused for good: the handshake lets it go."""
+        self._handshake.forget(state)
 
 
 _SEATS_ONLY: Final[dict[type, str]] = {
@@ -1137,19 +712,6 @@ _SEATS_ONLY: Final[dict[type, str]] = {
     Ready: "say it is ready for a game",
 }
 """What a spectator cannot do, by the message it tried it with."""
-
-
-def _plain(value: Any) -> Any:
-    """A body field as a log record holds it: sequences as lists."""
-    return list(value) if isinstance(value, tuple | list) else value
-
-
-def _out_of_order(room: Room) -> str:
-    return f"the host {room.out_of_order}; tell the host's operator"
-
-
-def _clip(message: str) -> str:
-    return message if len(message) <= 500 else message[:497] + "..."
 
 
 def summary(effects: Iterable[HostEffect]) -> list[Mapping[str, Any]]:
