@@ -53,7 +53,7 @@ if TYPE_CHECKING:
         Unreachable,
         WrongCode,
     )
-    from domicile_p2p.net.join.codes import JoinCode, parse_code
+    from domicile_p2p.net.join.codes import CODE_VARIABLE, JoinCode, parse_code
     from domicile_p2p.net.join.words import phrase
     from domicile_p2p.net.sessions.guards.heads import head_phrase
     from domicile_p2p.net.sessions.peer import PeerSession
@@ -150,7 +150,7 @@ _EXPORTS: dict[str, str] = {
         ),
         "net.errors",
     ),
-    **dict.fromkeys(("JoinCode", "parse_code"), "net.join.codes"),
+    **dict.fromkeys(("CODE_VARIABLE", "JoinCode", "parse_code"), "net.join.codes"),
     **dict.fromkeys(("phrase",), "net.join.words"),
     **dict.fromkeys(("head_phrase",), "net.sessions.guards.heads"),
     **dict.fromkeys(("PeerSession",), "net.sessions.peer"),
@@ -214,6 +214,7 @@ _EXPORTS: dict[str, str] = {
 __getattr__, __dir__ = lazy_exports("domicile_p2p", _EXPORTS, globals())
 
 __all__ = [
+    "CODE_VARIABLE",
     "GAME_ID_BYTES",
     "HOST",
     "AbortBody",

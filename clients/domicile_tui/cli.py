@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import gc
 import getpass
+import os
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -115,7 +116,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     joining.add_argument(
         "--connect", metavar="URL", help="the table's address, wss://HOST:PORT (needs --code)"
     )
-    joining.add_argument("--code", help="the table's code, as the host's screen shows it")
+    joining.add_argument(
+        "--code",
+        # The variable's name is the game's CODE_VARIABLE (a test holds them the same): its
+        # module is not loaded before the first screen.
+        help="the table's code, as the host's screen shows it (default: $DOMICILE_TABLE_CODE, "
+        "which other users cannot read as they can a command line)",
+    )
     joining.add_argument(
         "--fingerprint",
         metavar="HEX",
@@ -173,7 +180,10 @@ def seat_request_from(args: argparse.Namespace, settings: TableSettings) -> Seat
         if args.watch:
             raise CommandError("--watch is for joining a table: add --connect URL and --code")
         return None
-    if args.code is None:
+    from domicile_p2p.client_api import CODE_VARIABLE
+
+    code = args.code if args.code is not None else os.environ.get(CODE_VARIABLE)
+    if code is None:
         raise CommandError("--connect needs the table's code: add --code CODE")
     for option in HOSTING_ONLY:
         if getattr(args, option):
@@ -185,7 +195,7 @@ def seat_request_from(args: argparse.Namespace, settings: TableSettings) -> Seat
         raise CommandError("--connect needs the table's address, wss://HOST:PORT")
     try:
         ticket = ticket_for(
-            args.code,
+            code,
             found=None,
             address_text=args.connect,
             fingerprint_text=args.fingerprint or "",

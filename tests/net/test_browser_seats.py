@@ -29,8 +29,10 @@ from domicile_p2p.net.adapters.browser_seats import (  # noqa: E402
     BrowserSeatServer,
     qr_lines,
     seat_command,
+    seat_environment,
 )
 from domicile_p2p.net.adapters.host import HostConfig, RunningHost, start_host  # noqa: E402
+from domicile_p2p.net.join.codes import CODE_VARIABLE  # noqa: E402
 from domicile_p2p.packs import load_default_pack  # noqa: E402
 
 LOOPBACK = "127.0.0.1"
@@ -201,6 +203,13 @@ async def test_a_seat_plays_at_the_table_and_a_page_that_comes_back_gets_it_back
         first = await session.ws_connect(ws_url, headers=own)
         await until(lambda: served.host.tables()[0].seats_free == 1, 60, "the seat taken")
         assert served.seats.live == {seat.token}
+        # The table's code is in the seat process's environment (its user's alone), never
+        # on its command line (every local user's, in ps).
+        pid = served.seats.process_id(seat.token)
+        code = served.host.tables()[0].code
+        assert pid is not None and code.encode() not in Path(f"/proc/{pid}/cmdline").read_bytes()
+        environment = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+        assert f"{CODE_VARIABLE}={code}".encode() in environment
         await frames_until(first, lambda seen: b"Browser 1" in seen, 60)
         # The same seat's page again (a phone woke up): the old process gives way.
         second = await session.ws_connect(ws_url, headers=own)
@@ -339,12 +348,13 @@ def test_the_host_s_screen_shows_each_seat_s_url_and_code(
 def test_a_seat_runs_an_investigator_s_client_pinned_to_this_host_with_its_own_data_dir(
     tmp_path: Path,
 ) -> None:
-    argv = seat_command("wss://10.0.0.1:5", "7-raven-lantern", "ab" * 32, "Browser 1", tmp_path)
+    argv = seat_command("wss://10.0.0.1:5", "ab" * 32, "Browser 1", tmp_path)
     assert argv[1:4] == ["-m", "domicile_p2p", "play"]
     options = dict(zip(argv[4::2], argv[5::2], strict=True))
+    # The code goes by the environment: a command line is any local user's to read (ps).
+    assert seat_environment("7-raven-lantern") == {"DOMICILE_TABLE_CODE": "7-raven-lantern"}
     assert options == {
         "--connect": "wss://10.0.0.1:5",
-        "--code": "7-raven-lantern",
         "--fingerprint": "ab" * 32,
         "--role": "investigator",  # never the Ghost: its secrets would sit on the host
         "--name": "Browser 1",

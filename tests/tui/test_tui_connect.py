@@ -18,7 +18,7 @@ from test_tui_laptop_process import REPO, TerminalPlayer
 from test_tui_network import LOOPBACK, WIDE, door, hosted_elsewhere, long_wait
 from tui_support import settings
 
-from domicile_p2p.client_api import CommandError
+from domicile_p2p.client_api import CODE_VARIABLE, CommandError
 from domicile_p2p.net.address import Address
 from domicile_p2p.net.join.codes import parse_code
 from domicile_tui.app import DomicileApp
@@ -93,6 +93,28 @@ def test_a_seat_that_cannot_be_asked_for_is_a_one_line_error(
     with pytest.raises(CommandError) as caught:
         seat_asked(*argv)
     assert message in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_the_code_may_come_from_the_environment_out_of_sight_of_ps(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv(CODE_VARIABLE, "7-raven-lantern")
+    seat = seat_asked("--connect", "10.0.0.1")
+    assert seat is not None and str(seat.ticket.code) == "7-raven-lantern"
+    given = seat_asked("--connect", "10.0.0.1", "--code", "8-amber-owl")
+    assert given is not None and str(given.ticket.code) == "8-amber-owl"  # --code wins
+    assert f"${CODE_VARIABLE}" in " ".join(action.help or "" for action in play_parser()._actions)
+    monkeypatch.setenv(CODE_VARIABLE, "raven")
+    with pytest.raises(CommandError, match="cannot join: "):
+        seat_asked("--connect", "10.0.0.1")
+    assert seat_asked() is None  # not joining: the variable means nothing
+
+
+def play_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="domicile")
+    subparsers = parser.add_subparsers(dest="command")
+    register(subparsers)
+    return subparsers.choices["play"]
 
 
 def never_at_the_door(app: DomicileApp) -> list[str]:

@@ -4,7 +4,8 @@ Each seat is ``https://ADDRESS:PORT/s/TOKEN`` (TLS with the table's certificate,
 the table's interface).  Its page is this module's own (textual-serve's asks an outside
 font host for a stylesheet, and a LAN has no internet): it loads textual-serve's terminal
 script and the fonts bundled with it, from this server only.  The page's websocket runs
-``domicile play --connect … --code … --role investigator`` for that seat, with the seat's
+``domicile play --connect … --role investigator`` for that seat (the table's code in its
+environment, not on its command line, which any local user may read), with the seat's
 own data dir (its identity key: a page that comes back gets its game back), through
 textual-serve's process bridge.  Who may reach what is decided in
 :mod:`domicile_p2p.net.browser_gate`: a wrong or missing token gets 404 everywhere, a
@@ -43,6 +44,7 @@ from domicile_p2p.net.browser_gate import (
     same_origin,
     seat_of,
 )
+from domicile_p2p.net.join.codes import CODE_VARIABLE
 
 STATIC_FILES: Final[Mapping[str, str]] = {
     "xterm.css": "css/xterm.css",
@@ -145,16 +147,21 @@ class BrowserSeat:
     key: str
 
 
-def seat_command(
-    table_url: str, code: str, fingerprint_hex: str, name: str, data_dir: Path
-) -> list[str]:
+def seat_command(table_url: str, fingerprint_hex: str, name: str, data_dir: Path) -> list[str]:
     """``domicile play`` for one browser seat: an investigator at this table, pinned to this
-    host's certificate, with the seat's own data dir (never the host's)."""
+    host's certificate, with the seat's own data dir (never the host's).  The table's code
+    is not on it (any local user may read a command line): see :func:`seat_environment`."""
     return [
         sys.executable, "-m", "domicile_p2p", "play",
-        "--connect", table_url, "--code", code, "--fingerprint", fingerprint_hex,
+        "--connect", table_url, "--fingerprint", fingerprint_hex,
         "--role", "investigator", "--name", name, "--data-dir", str(data_dir),
     ]  # fmt: skip
+
+
+def seat_environment(code: str) -> dict[str, str]:
+    """What a seat's process gets in its environment besides the host's: the table's code
+    (:data:`CODE_VARIABLE`, readable by the host's user alone)."""
+    return {CODE_VARIABLE: code}
 
 
 class SeatProcess(AppService):
@@ -162,10 +169,17 @@ class SeatProcess(AppService):
     run directly (no shell), its errors kept in the seat's own ``seat.log`` (never on the
     host's output, which is its JSON log), and a stop that always ends and reaps it."""
 
-    def __init__(self, argv: Sequence[str], errors: Path, **bridge: Any) -> None:
+    def __init__(
+        self, argv: Sequence[str], environment: Mapping[str, str], errors: Path, **bridge: Any
+    ) -> None:
         super().__init__(shlex.join(argv), **bridge)
         self._argv = list(argv)
+        self._environment = dict(environment)
         self._errors = errors
+
+    @property
+    def process(self) -> Process | None:
+        return self._process
 
     async def _open_app_process(self, width: int = 80, height: int = 24) -> Process:
         with self._errors.open("ab") as errors:
@@ -174,7 +188,7 @@ class SeatProcess(AppService):
                 stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE,
                 stderr=errors,
-                env=self._build_environment(width=width, height=height),
+                env={**self._build_environment(width=width, height=height), **self._environment},
             )
         assert process.stdin is not None
         self._stdin = process.stdin
@@ -248,7 +262,7 @@ class BrowserSeatServer:
         seats: int,
         data_dir: Path,
         log: Callable[[str, Mapping[str, Any]], None],
-        command: Callable[[str, str, str, str, Path], list[str]] = seat_command,
+        command: Callable[[str, str, str, Path], list[str]] = seat_command,
     ) -> None:
         self._certificate = certificate
         self._interface = interface
@@ -276,6 +290,12 @@ class BrowserSeatServer:
     def live(self) -> frozenset[str]:
         """The tokens of the seats whose process runs now."""
         return frozenset(self._live)
+
+    def process_id(self, token: str) -> int | None:
+        """The id of the process that runs the seat ``token`` now (``None``: none does)."""
+        live = self._live.get(token)
+        process = live.service.process if live is not None else None
+        return process.pid if process is not None else None
 
     async def start(self) -> list[BrowserSeat]:
         app = web.Application()
@@ -401,11 +421,11 @@ class BrowserSeatServer:
             service = SeatProcess(
                 self._command(
                     self._table_url,
-                    self._code,
                     self._certificate.fingerprint_hex,
                     self._names[seat.token],
                     seat.data_dir,
                 ),
+                seat_environment(self._code),
                 seat.data_dir / "seat.log",
                 write_bytes=websocket.send_bytes,
                 write_str=websocket.send_str,

@@ -27,6 +27,10 @@ from domicile_p2p.net.errors import BadJoinCode
 from domicile_p2p.net.join.words import WORD_INDEX, WORDS
 
 MAX_TABLES: Final = 9999
+CODE_VARIABLE: Final = "DOMICILE_TABLE_CODE"
+"""The environment variable ``domicile play --connect`` reads a table's code from when
+``--code`` is not given: a command line is shown to every local user (``ps``), a
+process's environment to its own user only.  A browser seat's client gets its code so."""
 NAMEPLATES: Final = range(1, MAX_TABLES + 1)
 """Table numbers of one host: up to four digits."""
 _NUMBER_SPANS: Final = (range(1, 10), range(1, 100), range(1, 1000), NAMEPLATES)
