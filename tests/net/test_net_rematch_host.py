@@ -105,9 +105,12 @@ async def test_rotate_moves_the_hosts_own_bots_round_and_the_next_game_is_played
         await host.close()
     second = [r for r in records if r["event"] == "game-ended"][1]
     assert second["verified"] and second["game"] == 2
-    keys = []
+    keys, names = [], []
     for record in (first, second):
         genesis = read_transcript(Path(record["transcript"]))[0]
         keys.append([seat["key"] for seat in genesis.value["body"]["seats"]])
+        names.append([seat["name"] for seat in genesis.value["body"]["seats"]])
     assert keys[1] == [keys[0][1], keys[0][0]], "the next seat's player is the Ghost"
+    # Each bot takes the name of the seat it moved to: the Ghost's chair is named for it.
+    assert names[1] == names[0] == ["Ghost bot", "Bot 1"]
     assert not [r for r in records if r["event"].startswith("bot-")], records

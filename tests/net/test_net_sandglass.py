@@ -7,7 +7,7 @@ from pathlib import Path
 
 from net_support import CODE, seated_table
 
-from domicile_p2p.net.sessions.guards.sandglass import SandGlass
+from domicile_p2p.net.sessions.guards.sandglass import SEANCE_SEEN_WITHIN, SandGlass
 from domicile_p2p.transcript.verify import verify
 
 
@@ -49,3 +49,18 @@ def test_the_host_calls_time_and_the_game_goes_on_to_a_valid_end(tmp_path: Path)
     assert [json.loads(line)["kind"] for line in lines].count("time-up") >= 1
     report = verify(b"".join(line + b"\n" for line in lines))
     assert report.valid, report.summary
+
+
+def test_the_next_glass_is_turned_once_everyone_has_seen_the_seance() -> None:
+    glass = SandGlass()
+    glass.observe(4, (1, 1), 30, now=100.0, round=(1, 1))
+    assert glass.deadline() == 130.0  # day 1: no séance before it
+    glass.observe(4, None, 30, now=120.0, round=(1, 1))  # every marker locked
+    glass.observe(4, None, 30, now=121.0, round=(2, 1))  # the séance, and day 2
+    glass.observe(4, (2, 1), 30, now=122.0, round=(2, 1))  # the Ghost gave at once
+    assert glass.deadline() == 121.0 + SEANCE_SEEN_WITHIN + 30
+    glass.observe(4, None, 30, now=150.0, round=(2, 1))
+    glass.observe(4, None, 30, now=151.0, round=(3, 1))
+    late = 151.0 + SEANCE_SEEN_WITHIN + 5  # the Ghost thought long: the glass runs from the give
+    glass.observe(4, (3, 1), 30, now=late, round=(3, 1))
+    assert glass.deadline() == late + 30

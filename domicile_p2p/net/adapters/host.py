@@ -624,7 +624,9 @@ class TableHost:
         seat's player becomes the Ghost.  :class:`HostError` once the game has begun."""
         server, room = self._table(nameplate)
         try:
-            effects = server.session.rotate_seats(room.nameplate, self.clock.now())
+            effects = server.session.rotate_seats(
+                room.nameplate, self.clock.now(), self.config.bot_name
+            )
         except Refusal as refusal:
             raise HostError(str(refusal)) from None
         # A hosted bot's task follows its connection to the seat it moved to, and the

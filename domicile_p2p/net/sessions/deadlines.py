@@ -69,7 +69,8 @@ class GameDeadlines:
             self._setup.observe(nameplate, step, now)
             investigation = None if game is None else game.investigation
             timer = None if game is None else game.timer
-            self._sand_glass.observe(nameplate, investigation, timer, now)
+            round = None if game is None or game.ended else game.round
+            self._sand_glass.observe(nameplate, investigation, timer, now, round)
 
     def stalled(self, now: float) -> list[Room]:
         """The tables whose setup step is past its deadline."""

@@ -156,6 +156,14 @@ class HostedGame:
         return now.investigation if now.timed else None
 
     @property
+    def round(self) -> tuple[int, int] | None:
+        """The day and stage of the game under way (a séance moves it on)."""
+        state = self.table.state
+        if self.table.step is not Step.PLAY or state is None:
+            return None
+        return state.day, int(state.stage)
+
+    @property
     def timer(self) -> int | None:
         return self.table.table.config.timer
 

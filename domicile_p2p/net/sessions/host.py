@@ -459,11 +459,14 @@ class HostSession:
         ]
         return effects + self._seats_moved(room, now) + self._watch_games(now)
 
-    def rotate_seats(self, table: int, now: float) -> list[HostEffect]:
+    def rotate_seats(
+        self, table: int, now: float, bot_name: Callable[[int], str] | None = None
+    ) -> list[HostEffect]:
         """The host's owner moves everyone round one seat in a lobby (the next Ghost is the
-        next seat's player).  :class:`Refusal` for an unknown table or a game under way."""
+        next seat's player; a bot takes ``bot_name`` of its new seat).  :class:`Refusal` for
+        an unknown table or a game under way."""
         room = self._room_named(table)
-        moved = room.rotate()
+        moved = room.rotate(bot_name)
         self._at_table.move(table, moved)
         for connection in self._at_table.seated(table):
             state = self._connections.get(connection)

@@ -96,6 +96,11 @@ class Game(Protocol):
         ...
 
     @property
+    def round(self) -> tuple[int, int] | None:
+        """The (day, stage) of the game under way (a séance moves it on; ``None``: not in play)."""
+        ...
+
+    @property
     def timer(self) -> int | None:
         """Seconds of the sand-glass, as the genesis records it (``None``: none)."""
         ...
@@ -360,15 +365,22 @@ class Room:
         self.lobby_deadline = self.ready_deadline = None
         return freed
 
-    def rotate(self) -> dict[int, int]:
+    def rotate(self, bot_name: Callable[[int], str] | None = None) -> dict[int, int]:
         """Move everyone round one seat, in the lobby: the next seat's player becomes the
         Ghost, the Ghost's takes the last seat.  Nobody is ready after it (each player sees
-        their new role first).  Returns where each seat's holder went (old -> new seat)."""
+        their new role first).  A bot takes ``bot_name`` of its new seat (a bot named for the
+        Ghost's chair is not the Ghost once it sits elsewhere); a person keeps their name.
+        Returns where each seat's holder went (old -> new seat)."""
         if self.game is not None:
             raise Refusal(ErrorCode.GAME_STARTED, "seats move round only in the lobby")
         moved = {seat: self.config.rotated(seat) for seat in self.config.seats}
         self.holders = {
-            moved[old]: SeatHolder(moved[old], holder.key, holder.name, holder.bot)
+            moved[old]: SeatHolder(
+                moved[old],
+                holder.key,
+                bot_name(moved[old]) if holder.bot and bot_name is not None else holder.name,
+                holder.bot,
+            )
             for old, holder in self.holders.items()
         }
         self.bot_seats = {moved[seat] for seat in self.bot_seats}
