@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from domicile_p2p.net.adapters.key_files import default_data_dir, load_or_create_identity
     from domicile_p2p.net.adapters.pins import PinStore
     from domicile_p2p.net.adapters.seat_secrets import SeatSecrets
-    from domicile_p2p.net.adapters.store import HostStore, StoreError, UnfinishedTable
+    from domicile_p2p.net.adapters.store import GAMES_DIR, HostStore, StoreError, UnfinishedTable
     from domicile_p2p.net.address import Address
     from domicile_p2p.net.errors import (
         BadAddress,
@@ -56,6 +56,7 @@ if TYPE_CHECKING:
     from domicile_p2p.net.join.codes import CODE_VARIABLE, JoinCode, parse_code
     from domicile_p2p.net.join.words import phrase
     from domicile_p2p.net.sessions.guards.heads import head_phrase
+    from domicile_p2p.net.sessions.guards.sandglass import SEANCE_SEEN_WITHIN
     from domicile_p2p.net.sessions.peer import PeerSession
     from domicile_p2p.net.wire import ErrorCode, Lobby, Role, Starts, TableState
     from domicile_p2p.packs import (
@@ -135,7 +136,9 @@ _EXPORTS: dict[str, str] = {
     **dict.fromkeys(("HostConfig", "HostError", "RunningHost", "start_host"), "net.adapters.host"),
     **dict.fromkeys(("PinStore",), "net.adapters.pins"),
     **dict.fromkeys(("SeatSecrets",), "net.adapters.seat_secrets"),
-    **dict.fromkeys(("HostStore", "StoreError", "UnfinishedTable"), "net.adapters.store"),
+    **dict.fromkeys(
+        ("GAMES_DIR", "HostStore", "StoreError", "UnfinishedTable"), "net.adapters.store"
+    ),
     **dict.fromkeys(("Address",), "net.address"),
     **dict.fromkeys(
         (
@@ -153,6 +156,7 @@ _EXPORTS: dict[str, str] = {
     **dict.fromkeys(("CODE_VARIABLE", "JoinCode", "parse_code"), "net.join.codes"),
     **dict.fromkeys(("phrase",), "net.join.words"),
     **dict.fromkeys(("head_phrase",), "net.sessions.guards.heads"),
+    **dict.fromkeys(("SEANCE_SEEN_WITHIN",), "net.sessions.guards.sandglass"),
     **dict.fromkeys(("PeerSession",), "net.sessions.peer"),
     **dict.fromkeys(("ErrorCode", "Lobby", "Role", "Starts", "TableState"), "net.wire"),
     **dict.fromkeys(
@@ -215,8 +219,10 @@ __getattr__, __dir__ = lazy_exports("domicile_p2p", _EXPORTS, globals())
 
 __all__ = [
     "CODE_VARIABLE",
+    "GAMES_DIR",
     "GAME_ID_BYTES",
     "HOST",
+    "SEANCE_SEEN_WITHIN",
     "AbortBody",
     "Address",
     "AgentMisuse",

@@ -51,8 +51,14 @@ if TYPE_CHECKING:
     from domicile_tui.screens.seance import SeanceScreen
     from domicile_tui.ticket import JoinTicket, SeatRequest
 
-CLOSE_TIMEOUT = 3.0
-"""Seconds to leave the table cleanly when quitting."""
+CLOSE_TIMEOUT = 1.2
+"""Seconds to leave the table cleanly when quitting (a host that left is not waited for:
+quitting ends within two seconds, and says what it does meanwhile)."""
+QUITTING = Status("Quitting: leaving the table…", Severity.WARNING, connected=False)
+ACKNOWLEDGED_WITHIN = 10.0
+"""Seconds an action waits for the table to take it in (its view, or its refusal) before the
+next request goes anyway: the table itself still plays them in order, this only keeps a lost
+answer from holding every later key."""
 HOLD_AFTER_CLOSE = 0.5
 """Seconds after the key that closed a dialog in which the dialog's own keys still are its
 own: a second press meant for it is not taken by the screen behind (``screens.popup``).
@@ -60,9 +66,19 @@ Counted from when the keys came in, not from when the app got to them."""
 
 DELIVERED = "delivered"
 """Where, in the data dir, a transcript delivered to a browser is written first."""
+SEANCE_PASSES_AFTER = 4.0
+"""Seconds a séance's outcome stays up before it closes by itself for a player (``domicile
+play``): nobody needs to act at a séance, and the table waits for nobody's Enter."""
+SPECTATOR_PASSES_AFTER = 2.0
+"""The same for a spectator, whose séances always pass by themselves."""
+CATCHING_UP_PASSES_AFTER = 0.5
+"""The same for a séance with later ones waiting behind it (a client catching up)."""
 
 NOT_AT_A_TABLE = Status("Not at a table", connected=False)
 OPENING = Status("Opening the table…", connected=False)
+
+Request = Callable[["TableSession"], Awaitable[None]]
+"""Something to ask the table, sent in its turn (``DomicileApp.request``)."""
 
 DoorOpener = Callable[[], "TableDoor"]
 """Opens the door to tables (loads the card pack and whatever tables run on); may be slow."""
@@ -163,6 +179,7 @@ class DomicileApp(App[None]):
         tutorial: bool = False,
         after_first_frame: Callable[[], object] | None = None,
         seat: SeatRequest | None = None,
+        seance_passes_after: float | None = None,
     ) -> None:
         """With ``open_at_once`` a table with ``defaults`` opens at once (``offline`` or hosted
         here); otherwise the start screen shows, and ``defaults`` fill the set-up form.
@@ -180,6 +197,8 @@ class DomicileApp(App[None]):
         With ``seat`` (``domicile play --connect``) the app goes straight to that table and
         has no front door: when the player leaves the table, or is refused a seat, the app
         ends (a refusal in :attr:`door_failure`).
+        ``seance_passes_after``: seconds a séance's outcome stays up before it closes by
+        itself (``None``: until a key closes it; a spectator's always pass).
         """
         super().__init__()
         self.door: TableDoor | None = None
@@ -196,12 +215,19 @@ class DomicileApp(App[None]):
             self.lan = door.lan
         self.defaults = defaults
         self.seance_step = seance_step
+        self.seance_passes_after = seance_passes_after
         self.clock = clock
         self.session: TableSession | None = None
         self.opening: str | None = None
         """The name of the table being opened while the door to it still opens."""
         self.front: FrontPage = page or StartPage()
         """The front door's page the player went to (shown while at no table)."""
+        self._requests: asyncio.Queue[Request] | None = None
+        """What the player asked of the table, in the order of the keys, not yet sent."""
+        self._awaited: tuple[Action, asyncio.Event] | None = None
+        """The action sent last, and what is set once the table has taken it in."""
+        self._next_glass_from: float | None = None
+        """When the next sand-glass may turn (the last séance, and the time to see it)."""
         self._untold: deque[SeanceScreen] = deque()
         """Séances still to tell, oldest first (the first one may be on screen now)."""
         self._telling: SeanceScreen | None = None
@@ -449,9 +475,12 @@ class DomicileApp(App[None]):
         self._untold.clear()
         self.view = None
         self.glass = None
+        self._next_glass_from = None
         self.exported = self.kept = None
         self.chat = ()
         self.verification = None
+        self._requests = asyncio.Queue()
+        self._deliver(session, self._requests)
         self._pump(session)
 
     @work(exclusive=True, group="session")
@@ -462,6 +491,49 @@ class DomicileApp(App[None]):
                 break
             self.receive(event)
 
+    @work(exclusive=True, group="deliver", exit_on_error=False)
+    async def _deliver(self, session: TableSession, requests: asyncio.Queue[Request]) -> None:
+        """Send the player's requests one at a time, in the order they were made: an action
+        goes once the one before it is acknowledged, so keys act in order however fast they
+        come (Enter then L in one burst places the marker, then locks it)."""
+        while session is self.session:
+            request = await requests.get()
+            if session is not self.session:
+                return
+            try:
+                await request(session)
+            except Exception as error:  # a request that failed must not take the evening down
+                self.notify(f"{error}", title="The table did not answer", severity="error")
+
+    def request(self, request: Request) -> None:
+        """Ask the table for something, after whatever was asked before it."""
+        if self.session is not None and self._requests is not None:
+            self._requests.put_nowait(request)
+
+    async def _act_acknowledged(self, session: TableSession, action: Action) -> None:
+        acknowledged = asyncio.Event()
+        self._awaited = (action, acknowledged)
+        try:
+            await session.act(action)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(acknowledged.wait(), ACKNOWLEDGED_WITHIN)
+        finally:
+            self._awaited = None
+
+    def _acknowledge(self, event: SessionEvent) -> None:
+        """The table took in the action awaited (its view came, or its refusal): the next may go."""
+        from domicile_tui.news import ActionRefused, SessionClosed, ViewChanged
+
+        awaited = self._awaited
+        if awaited is None:
+            return
+        action, acknowledged = awaited
+        match event:
+            case ViewChanged(_, led_by) if led_by == action:
+                acknowledged.set()
+            case ActionRefused() | SessionClosed():
+                acknowledged.set()
+
     # --- news from the table ------------------------------------------------------------
 
     def receive(self, event: SessionEvent) -> None:
@@ -470,6 +542,10 @@ class DomicileApp(App[None]):
         Every word in it came from outside (a host, a peer, a pack): it is made inert
         here, once, before anything shows it (``domicile_tui.inert``)."""
         event = inert_news(event)
+        self._show_news(event)
+        self._acknowledge(event)
+
+    def _show_news(self, event: SessionEvent) -> None:
         # Loaded with the first news from a table: the first frame needs none of it.
         from domicile_p2p.rules import CulpritSeance, Seance
         from domicile_tui.news import (
@@ -487,20 +563,29 @@ class DomicileApp(App[None]):
             case LobbyChanged(lobby):
                 self.lobby = lobby
                 if not lobby.started and self.view is not None and self._game_over():
-                    # A new game at the same table: back to the lobby.
+                    # A new game at the same table: back to the lobby, and its talk starts
+                    # afresh (the last game's lines named the seats as they were then).
                     self.view = None
                     self.exported = self.kept = None
                     self.verification = None
+                    self.chat = ()
                 self.route()
             case ViewChanged(view, action):
                 before = self.view
-                if isinstance(action, Seance | CulpritSeance) and before is not None:
-                    # Told in turn, oldest first, once whatever is open now has closed.
-                    self._untold.append(
-                        screens.SeanceScreen(before, view, action, step=self.seance_step)
-                    )
+                if isinstance(action, Seance | CulpritSeance):
+                    from domicile_p2p.client_api import SEANCE_SEEN_WITHIN
+
+                    # The next glass turns once everyone has seen this séance, as the host's.
+                    self._next_glass_from = self.clock() + SEANCE_SEEN_WITHIN
+                    if before is not None:
+                        # Told in turn, oldest first, once whatever is open now has closed.
+                        self._untold.append(
+                            screens.SeanceScreen(before, view, action, step=self.seance_step)
+                        )
                 self.view = view
-                self.glass = follow(self.glass, view, action, self.clock())
+                self.glass = follow(
+                    self.glass, view, action, self.clock(), not_before=self._next_glass_from
+                )
                 self.route()
             case ChatPosted(line):
                 self.chat = (*self.chat, line)
@@ -570,7 +655,26 @@ class DomicileApp(App[None]):
             self.show(front_screen(wanted))
         if self._untold and self._telling is None:
             self._telling = self._untold[0]
+            self._pace(self._telling, behind=len(self._untold) - 1)
             self.push_screen(self._telling, self._seance_told)
+
+    def _pace(self, seance: SeanceScreen, *, behind: int) -> None:
+        """How ``seance`` is told: it passes by itself for a spectator (and for a player when
+        the app says so), at once when later séances wait behind it, and always within the
+        time the host gives everyone to see a séance before it turns the next sand-glass."""
+        from domicile_p2p.client_api import SEANCE_SEEN_WITHIN
+
+        passes_after = self.seance_passes_after
+        if self.lobby is not None and self.lobby.watching:
+            passes_after = min(passes_after or SPECTATOR_PASSES_AFTER, SPECTATOR_PASSES_AFTER)
+        if behind > 0 and passes_after is not None:
+            seance.step = 0.0
+            passes_after = min(passes_after, CATCHING_UP_PASSES_AFTER)
+        if passes_after is not None and seance.step > 0:
+            # The telling and the outcome's moment fit in the host's wait, with a second spare.
+            room = max(SEANCE_SEEN_WITHIN - passes_after - 1.0, 0.0)
+            seance.step = min(seance.step, room / seance.beats)
+        seance.passes_after = passes_after
 
     def watch_view(self) -> None:
         self._show_what_is_told()
@@ -601,31 +705,38 @@ class DomicileApp(App[None]):
     # --- what the player does ------------------------------------------------------------
 
     def act(self, action: Action) -> None:
-        """Send a rules action for this player's seat (refusals come back as notifications)."""
-        if self.session is not None:
-            self._send(self.session.act(action))
+        """Send a rules action for this player's seat once the ones before it are acknowledged
+        (refusals come back as notifications)."""
+        self.act_on(lambda _: action)
+
+    def act_on(self, decide: Callable[[View], Action | None]) -> None:
+        """Send the action ``decide`` makes of the game as it stands when its turn comes (after
+        the actions before it are acknowledged): L behind Enter locks the marker Enter placed."""
+
+        async def send(session: TableSession) -> None:
+            view = self.view
+            action = None if view is None else decide(view)
+            if action is not None:
+                await self._act_acknowledged(session, action)
+
+        self.request(send)
 
     def say(self, text: str) -> None:
-        if self.session is not None:
-            self._send(self.session.chat(text))
+        self.request(lambda session: session.chat(text))
 
     def start_game(self) -> None:
-        if self.session is not None:
-            self._send(self.session.start_game())
+        self.request(lambda session: session.start_game())
 
     def play_again(self) -> None:
-        if self.session is not None:
-            self._send(self.session.play_again())
+        self.request(lambda session: session.play_again())
 
     def set_ready(self, ready: bool) -> None:
         """In the lobby of the table's next game: this player is (not) ready for it."""
-        if self.session is not None:
-            self._send(self.session.set_ready(ready))
+        self.request(lambda session: session.set_ready(ready))
 
     def rotate_seats(self) -> None:
         """The owner moves everyone round one seat in the lobby of the table's next game."""
-        if self.session is not None:
-            self._send(self.session.rotate_seats())
+        self.request(lambda session: session.rotate_seats())
 
     def leave_table(self) -> None:
         """Leave the table (after asking, when a game is under way)."""
@@ -736,15 +847,25 @@ class DomicileApp(App[None]):
     async def _quit_now(self) -> None:
         session, self.session = self.session, None
         if session is not None:
+            # Said at once, and kept: the table's news stops here (the status bar no longer
+            # counts a host that is away).
+            self.status = QUITTING
+            self.notify("Leaving the table…", title="Quitting")
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(session.close(), CLOSE_TIMEOUT)
         self.exit()
 
     # --- dialogs ---------------------------------------------------------------------------
 
-    def hold_keys(self, keys: frozenset[str]) -> None:
-        """A dialog closed with one of ``keys``: they stay its own a moment longer."""
-        self._held = (self._key_time + HOLD_AFTER_CLOSE, keys)
+    def hold_keys(self, keys: frozenset[str], *, now: bool = False) -> None:
+        """A dialog closed with one of ``keys``: they stay its own a moment longer, from the
+        key that closed it (``now``: it closed by itself, from this moment)."""
+        since = self._key_time
+        if now:
+            from textual._time import get_time  # the clock Textual stamps the keys with
+
+            since = max(since, get_time())
+        self._held = (since + HOLD_AFTER_CLOSE, keys)
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key):

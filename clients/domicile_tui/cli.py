@@ -318,7 +318,7 @@ def play(args: argparse.Namespace) -> int:
 
 def _play(args: argparse.Namespace) -> int:
     from domicile_p2p.client_api import apply_config
-    from domicile_tui.app import DomicileApp
+    from domicile_tui.app import SEANCE_PASSES_AFTER, DomicileApp
 
     apply_config(args)  # the config file's defaults, for the options not given
     settings = settings_from(args)
@@ -340,6 +340,7 @@ def _play(args: argparse.Namespace) -> int:
         lan=not args.offline,
         tutorial=args.tutorial,
         after_first_frame=gc.enable,
+        seance_passes_after=SEANCE_PASSES_AFTER,
     )
     app.run()
     if app.door_failure is not None:

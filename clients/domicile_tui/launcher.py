@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import gc
 import importlib
+import logging
 import os
 import sys
 
@@ -32,7 +33,12 @@ def _replay() -> Register:
 
 # Commands that leave nothing to clean up once they return: no file open for writing,
 # no thread at work, no child process.  ``run`` ends them with ``os._exit``.
-_LEAVE_NOTHING = frozenset({"verify", "pack"})
+_LEAVE_NOTHING = frozenset({"verify", "pack", "play"})
+"""Commands after which nothing is left to clean up.  For ``play``: by then the table is
+left, every file written (the app's event loop waited for its threads as it closed) and
+the screen restored; what remained was the interpreter taking the app, the card pack and
+the network stack apart one by one, 1 to 3 s after the screen was gone, which is how long
+quitting seemed to hang (issue 23)."""
 
 
 def _collect_again() -> None:
@@ -65,6 +71,7 @@ def run() -> int:
     code = main()
     if requested_command(sys.argv[1:]) in _LEAVE_NOTHING:
         try:
+            logging.shutdown()  # a --log file's last lines
             sys.stdout.flush()
             sys.stderr.flush()
         except OSError:

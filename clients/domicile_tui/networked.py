@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from domicile_p2p.client_api import (
+    GAMES_DIR,
     Address,
     AgentMisuse,
     Backoff,
@@ -101,6 +102,7 @@ from domicile_tui.news import (
     SessionClosed,
     SessionEvent,
     StatusChanged,
+    TranscriptKept,
     ViewChanged,
 )
 from domicile_tui.pacing import SEANCE_PAUSE, BotPace
@@ -127,6 +129,12 @@ REFIND_WINDOW: Final = 1.0
 
 HOST_DIR: Final = "host"
 """The hosted table's certificate, key and logs live in this part of the data dir."""
+
+JOINED_GAMES: Final = Path("joined", "games")
+WATCHED_GAMES: Final = Path("watched", "games")
+"""Where in the data dir a guest and a spectator keep each finished game's transcript (a host
+keeps its own in ``host/games``, an offline table in ``offline/games``): nobody's game is
+lost for want of an export."""
 
 FIRST_FOLLOWED: Final = 1
 """The investigator seat whose view a spectator sees until it follows another."""
@@ -682,6 +690,24 @@ class NetworkTable:
             self._verified = True
             report = verify(list(replica.events), pack=PackIdentity.of(self.pack))
             self._emit(GameVerified(verification_of(report)))
+            self._tasks.append(asyncio.create_task(self._keep(replica), name="keep the game"))
+
+    async def _keep(self, replica: Replica) -> None:
+        """Keep the finished game's transcript in the data dir and say where: the host's own
+        archive at a table hosted here, this client's copy at a table joined or watched."""
+        name = f"{replica.game_id}.json"
+        if self.hosting is not None:
+            archived = self.data_dir / HOST_DIR / GAMES_DIR / name
+            if await asyncio.to_thread(archived.is_file):
+                self._emit(TranscriptKept(archived))
+                return
+        path = self.data_dir / (WATCHED_GAMES if self.watch else JOINED_GAMES) / name
+        try:
+            await asyncio.to_thread(write_transcript, path, list(replica.events))
+        except OSError as error:
+            self._emit(StatusChanged(Status(f"Could not keep the game in {path}: {error}")))
+            return
+        self._emit(TranscriptKept(path))
 
     # --- the lobby ---------------------------------------------------------------------------
 

@@ -17,8 +17,14 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Final
 
-from domicile_p2p.client_api import Identity, Pack, SelfplaySeeds, make_policy
-from domicile_p2p.rules import GHOST, Action, Chat, RuleError
+from domicile_p2p.client_api import (
+    SEANCE_SEEN_WITHIN,
+    Identity,
+    Pack,
+    SelfplaySeeds,
+    make_policy,
+)
+from domicile_p2p.rules import GHOST, Action, Chat, CulpritSeance, RuleError, Seance
 from domicile_tui.local_game import LocalGame, Played, PolicyFactory, Refused
 from domicile_tui.news import (
     ActionRefused,
@@ -85,6 +91,8 @@ class OfflineTable:
         self._sleep = sleep
         self._glass: tuple[tuple[int, int], asyncio.Task[None]] | None = None
         """The investigation whose sand-glass runs, and the wait for it to run out."""
+        self._seance_at: float | None = None
+        """When the last séance was played (the next glass waits for everyone to see it)."""
 
     @property
     def game(self) -> LocalGame | None:
@@ -200,6 +208,8 @@ class OfflineTable:
         seat = self.settings.your_seat
         for item in played:
             action = item.action
+            if isinstance(action, Seance | CulpritSeance):
+                self._seance_at = asyncio.get_running_loop().time()
             if isinstance(action, Chat):
                 line = ChatLine(action.by, self._name(action.by), action.text)
                 self._emit(ChatPosted(line))
@@ -224,11 +234,16 @@ class OfflineTable:
         self._stop_glass()
         timer = self.settings.timer
         if investigation is not None and timer is not None:
-            task = asyncio.create_task(self._glass_runs(game, investigation, timer))
+            # As a host does: no sooner than everyone has seen the séance before it.
+            wait = 0.0
+            if self._seance_at is not None:
+                seen = self._seance_at + SEANCE_SEEN_WITHIN
+                wait = max(0.0, seen - asyncio.get_running_loop().time())
+            task = asyncio.create_task(self._glass_runs(game, investigation, timer + wait))
             self._glass = (investigation, task)
 
     async def _glass_runs(
-        self, game: LocalGame, investigation: tuple[int, int], timer: int
+        self, game: LocalGame, investigation: tuple[int, int], timer: float
     ) -> None:
         await self._sleep(timer)
         if game is self._game and game.investigation == investigation:

@@ -9,7 +9,8 @@ event took to arrive.  Whatever this client's count says, the glass is
 empty once the host's ``time-up`` comes (a client that came back in the
 middle of an investigation started its glass full, and learns it only then);
 and when this client's count ends first, the glass shows empty until the
-host calls time.
+host calls time.  After a séance both wait the same moment before they turn the next
+glass (``SEANCE_SEEN_WITHIN``), counted from the séance's event.
 
 :func:`follow` is pure: the app hands it each new view of the game, the
 action that led there and the time on its own clock, and keeps the
@@ -43,8 +44,18 @@ class Glass:
         return min(float(self.seconds), max(0.0, self.seconds - (now - self.began)))
 
 
-def follow(glass: Glass | None, view: View, action: Action | None, now: float) -> Glass | None:
-    """The glass once the table has moved to ``view`` (``action`` led there) at ``now``."""
+def follow(
+    glass: Glass | None,
+    view: View,
+    action: Action | None,
+    now: float,
+    not_before: float | None = None,
+) -> Glass | None:
+    """The glass once the table has moved to ``view`` (``action`` led there) at ``now``.
+
+    A new investigation's glass is turned at ``now``, or at ``not_before`` if that is later:
+    the host turns it only once everyone has seen the séance before it (``SEANCE_SEEN_WITHIN``
+    after it), and the bar stays full until then."""
     from domicile_p2p.rules import TimeUp, due  # the moves load with the first view
 
     state = view.state
@@ -57,7 +68,7 @@ def follow(glass: Glass | None, view: View, action: Action | None, now: float) -
     if now_due.investigation is not None:
         if glass is not None and same and not glass.called:
             return glass
-        return Glass(investigation, seconds, now)
+        return Glass(investigation, seconds, now if not_before is None else max(now, not_before))
     if isinstance(action, TimeUp):
         began = glass.began if glass is not None and same else now
         return Glass(investigation, seconds, began, called=True)

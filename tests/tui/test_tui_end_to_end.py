@@ -98,7 +98,7 @@ async def test_an_investigator_plays_a_whole_game_through_the_keyboard(tmp_path:
         truth = rendered(app.screen.query_one("#truth", Static))
         for seat in final.config.seats:
             assert final.config.name(seat) in truth
-        assert "It was " in truth
+        assert "It was " in rendered(app.screen.query_one("#end-summary", Static))
 
         await pilot.press("e")
         await wait_until(pilot, lambda: isinstance(app.screen, ExportScreen))

@@ -255,6 +255,17 @@ async def test_a_whole_game_at_a_table_across_the_network(tmp_path: Path) -> Non
             assert app.verification.reveal is not None
             assert view_of(app).state.phase is Phase.ENDED
             assert not [n for n in shown if n.startswith("Not allowed")]
+            # A guest keeps the game too, without pressing E, and is told where.
+            await long_wait(
+                pilot,
+                lambda: (
+                    "kept in the data dir, joined/games/"
+                    in rendered(app.screen.query_one("#end-head", Static))
+                ),
+                "where the game is kept",
+            )
+            kept = list((tmp_path / "me" / "joined" / "games").glob("*.json"))
+            assert len(kept) == 1 and verify(kept[0]).valid
 
             await pilot.press("e")
             await long_wait(pilot, lambda: isinstance(app.screen, ExportScreen), "export")

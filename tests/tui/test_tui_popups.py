@@ -112,7 +112,9 @@ async def test_the_end_keeps_the_transcript_and_asks_before_leaving_it_unexporte
 
         await pilot.press("escape")
         await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
-        assert "without exporting the transcript" in app.screen.question  # type: ignore[attr-defined]
+        question = app.screen.question  # type: ignore[attr-defined]
+        assert f"The transcript is kept in the data dir, {kept.relative_to(DATA_DIR)}" in question
+        assert "lost" not in question
         await pilot.press("n")
         await wait_until(pilot, lambda: isinstance(app.screen, EndScreen))
         await pilot.pause(0.6)

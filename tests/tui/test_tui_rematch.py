@@ -18,6 +18,7 @@ from domicile_p2p.net.adapters.host import HostConfig, start_host
 from domicile_p2p.rules import GHOST, Difficulty
 from domicile_p2p.transcript.verify import verify
 from domicile_tui.app import DomicileApp
+from domicile_tui.news import ChatLine
 from domicile_tui.screens.confirm import ConfirmScreen
 from domicile_tui.screens.end import EndScreen
 from domicile_tui.screens.ghost import GhostScreen
@@ -128,6 +129,18 @@ async def test_the_hosts_n_opens_the_next_game_at_the_same_table_and_o_moves_the
         code, first = lobby.code, _game_id(app)
         await _to_the_end(pilot, app)
         await long_wait(pilot, lambda: isinstance(app.screen, EndScreen), "the end")
+        # The host is told where its game is kept (its own archive), and quitting says so.
+        where = f"kept in the data dir, host/games/{first}.json"
+        await long_wait(pilot, lambda: where in _shown(app, "#end-head"), "where it is kept")
+        await pilot.press("escape")
+        await long_wait(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+        question = app.screen.question  # type: ignore[attr-defined]
+        assert "lost" not in question and "host/games" in question
+        await pilot.press("n")
+        await long_wait(pilot, lambda: isinstance(app.screen, EndScreen), "the end again")
+        await pilot.pause(0.6)  # the dialog's keys stay its own a moment after it closes
+        # Game 1's talk stays with game 1 (its lines name the seats as they were then).
+        app.chat = (ChatLine(1, "Ada", "well played"),)
         await pilot.press("n")
 
         def next_lobby() -> bool:
@@ -137,6 +150,7 @@ async def test_the_hosts_n_opens_the_next_game_at_the_same_table_and_o_moves_the
         await long_wait(pilot, next_lobby, "the next game's lobby")
         lobby = app.lobby
         assert lobby is not None and lobby.code == code, "the same table, the same code"
+        assert app.chat == ()
         assert lobby.can_start and lobby.can_rotate and lobby.your_seat == 1
         await long_wait(pilot, lambda: "Game 2" in _shown(app, "#lobby-hint"), "the hint")
         hint = _shown(app, "#lobby-hint")

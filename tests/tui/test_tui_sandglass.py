@@ -20,6 +20,7 @@ from tui_support import DATA_DIR, PACK, SEED, begin, rendered, settings, settle,
 
 from domicile_p2p.net.adapters.store import StoredTable, UnfinishedTable
 from domicile_p2p.net.join.codes import parse_code
+from domicile_p2p.net.sessions.guards.sandglass import SEANCE_SEEN_WITHIN
 from domicile_p2p.net.sessions.room import RoomConfig
 from domicile_p2p.packs import Pack, load_pack
 from domicile_p2p.rules import GHOST, CulpritSeance, Difficulty, Phase, Seance, View, view
@@ -201,11 +202,20 @@ async def test_the_ghost_sees_the_same_glass_and_a_new_one_each_day() -> None:
             assert isinstance(app.screen, GhostScreen)
             assert app.glass is not None and app.glass.investigation == (day, 1)
             assert "1:00 left" in bar_text(app)
+            if day == 2:
+                # The Ghost gave at once, but the glass turns only once everyone has seen
+                # the séance: it stays full until then, here and at the table.
+                clock.now += SEANCE_SEEN_WITHIN - 1
+                await redraw(pilot)
+                assert "1:00 left" in bar_text(app)
+                clock.now += 1
             clock.now += 50
             await redraw(pilot)
             assert "0:10 left" in bar_text(app)
             # The table's glass is turned (its wait begun) before the test runs it out.
             await wait_until(pilot, lambda d=day: len(hourglass.turned) == d, what="the turn")
+            if day == 2:
+                assert TIMER < hourglass.turned[1] <= TIMER + SEANCE_SEEN_WITHIN
             hourglass.run_out()
             await wait_until(pilot, lambda: isinstance(app.screen, SeanceScreen), what="séance")
             await settle(pilot)

@@ -116,6 +116,19 @@ async def into_stage_two(pilot: Pilot[Any]) -> None:
     await settle(pilot)
 
 
+async def a_second_day_of_stage_two(pilot: Pilot[Any]) -> None:
+    """The innocent suspect accused and locked: the séance fails, the Ghost gives again."""
+    app = pilot.app
+    assert isinstance(app, DomicileApp)
+    await into_stage_two(pilot)
+    await pilot.press("l")
+    await wait_until(pilot, lambda: isinstance(app.screen, SeanceScreen))
+    await pilot.press("enter", "enter")
+    await wait_until(pilot, lambda: isinstance(app.screen, CulpritScreen))
+    await wait_until(pilot, lambda: len(view_of(app).state.group_dreams) == 6)
+    await settle(pilot)
+
+
 async def at_the_end(pilot: Pilot[Any]) -> None:
     """Name the culprit and read the proof."""
     app = pilot.app
@@ -142,6 +155,7 @@ SCENES: dict[str, Scene] = {
     "ghost": (lambda: make_app(Role.GHOST, plain_bots=True), behind_the_ghosts_screen),
     "seance": (lambda: make_app(plain_bots=True), at_the_seance),
     "stage_two": (lambda: clairvoyant_app(plain_ghost=True), into_stage_two),
+    "stage_two_day_two": (lambda: clairvoyant_app(plain_ghost=True), a_second_day_of_stage_two),
     "end": (lambda: clairvoyant_app(plain_ghost=True), at_the_end),
 }
 SIZES = {"120x36": (120, 36), "80x24": (80, 24)}

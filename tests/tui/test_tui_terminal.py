@@ -8,55 +8,20 @@ the screen: the strip under the tableau names it in full.
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
-import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from terminal_support import Terminal, text
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
 
-COLUMNS, LINES = 120, 36
 FOCUSED = re.compile(r"^ (\S.*?)  (Character|Location|Item)  ")
 """The detail strip: the focused card's full name, then its category."""
-
-
-class Terminal:
-    """One program in its own tmux server (``-L``), so nothing else's sessions are touched."""
-
-    def __init__(self, command: list[str], name: str) -> None:
-        self.socket = f"domicile-test-{name}-{os.getpid()}"
-        self._tmux("new-session", "-d", "-s", "t", "-x", str(COLUMNS), "-y", str(LINES), *command)
-
-    def _tmux(self, *args: str) -> str:
-        done = subprocess.run(
-            ["tmux", "-L", self.socket, *args], capture_output=True, text=True, check=True
-        )
-        return done.stdout
-
-    def keys(self, *keys: str) -> None:
-        """Send ``keys`` in one ``send-keys``: tmux writes them as one burst."""
-        self._tmux("send-keys", "-t", "t", *keys)
-
-    def screen(self) -> list[str]:
-        return self._tmux("capture-pane", "-p", "-t", "t").splitlines()
-
-    def wait_for(self, found: Callable[[list[str]], str | None], what: str) -> str:
-        deadline = time.monotonic() + 90  # a loaded machine starts Textual slowly
-        while time.monotonic() < deadline:
-            answer = found(self.screen())
-            if answer is not None:
-                return answer
-            time.sleep(0.1)
-        raise AssertionError(f"never saw {what}; the screen:\n" + "\n".join(self.screen()))
-
-    def close(self) -> None:
-        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
 
 
 @pytest.fixture
@@ -70,10 +35,6 @@ def terminal(tmp_path: Path) -> Iterator[Terminal]:
         yield term
     finally:
         term.close()
-
-
-def text(wanted: str) -> Callable[[list[str]], str | None]:
-    return lambda lines: wanted if any(wanted in line for line in lines) else None
 
 
 def focused_card(lines: list[str]) -> str | None:

@@ -12,7 +12,7 @@ from textual.content import Content
 from textual.reactive import reactive
 
 from domicile_p2p.client_api import Pack
-from domicile_p2p.rules import View
+from domicile_p2p.rules import GROUP_GIVE_SIZE, GameState, Phase, View
 from domicile_tui.keys import HelpKeys
 from domicile_tui.personas import persona
 from domicile_tui.screens.seeker import INSPECT, SeekerScreen, card_detail
@@ -64,6 +64,33 @@ def vote_lines(view: View, pack: Pack) -> Content:
     return Content("\n").join(lines)
 
 
+DayOfDreams = tuple[int, tuple[str, ...]]
+"""A day of Stage Two and the three dreams the Ghost gave the group that day."""
+
+
+def dreams_by_day(state: GameState) -> tuple[DayOfDreams, ...]:
+    """The group's dreams, each give with its day, today's (the latest) first.
+
+    The Ghost gives the group one handful a day (three, fewer only from a hand the deck
+    could not fill); the latest was given today once today's dreams are in (the phase is
+    past them), yesterday otherwise."""
+    cards = state.group_dreams
+    gives = [cards[at : at + GROUP_GIVE_SIZE] for at in range(0, len(cards), GROUP_GIVE_SIZE)]
+    latest = state.day if state.phase is not Phase.DREAMS else state.day - 1
+    return tuple((latest - age, give) for age, give in enumerate(reversed(gives)))
+
+
+def day_heading(day: int, today: int) -> Content:
+    if day == today:
+        return Content.assemble(
+            (f"Today, day {day}", "bold $primary"), ("  the latest", "$text-muted")
+        )
+    return Content.assemble(
+        (f"Day {day}", "bold $secondary"),
+        ("  an earlier give (that accusation failed)", "$text-muted"),
+    )
+
+
 class CulpritScreen(SeekerScreen):
     HELP_TITLE = "Stage Two: naming the culprit"
     HELP_KEYS: ClassVar[tuple[HelpKeys, ...]] = (
@@ -85,7 +112,7 @@ class CulpritScreen(SeekerScreen):
         Binding("escape", "leave_chat", "Back to the suspects", show=False, priority=True),
     ]
 
-    group_dreams: reactive[tuple[str, ...]] = reactive(())
+    group_dreams: reactive[tuple[DayOfDreams, ...]] = reactive(())
 
     def compose(self) -> ComposeResult:
         pack = self.table.pack
@@ -101,7 +128,7 @@ class CulpritScreen(SeekerScreen):
                 yield Static(
                     Content.assemble(
                         ("The group's dreams", "bold"),
-                        ("  for the culprit, the place and the weapon, in no order", "$text-muted"),
+                        ("  today's first · the culprit, the place, the weapon", "$text-muted"),
                     ),
                     classes="shelf-title",
                 )
@@ -119,20 +146,28 @@ class CulpritScreen(SeekerScreen):
         pack = self.table.pack
         self.query_one("#prompt", Static).update(self.prompt(view))
         self.query_one("#vote", Static).update(vote_lines(view, pack))
-        self.group_dreams = view.state.group_dreams
+        self.group_dreams = dreams_by_day(view.state)
         self.call_after_refresh(self.ensure_focus)
 
-    async def watch_group_dreams(self, dreams: tuple[str, ...]) -> None:
+    async def watch_group_dreams(self, days: tuple[DayOfDreams, ...]) -> None:
         shelf = self.query_one("#group-dreams", VerticalScroll)
         await shelf.remove_children()
-        if not dreams:
+        if not days or self.view is None or days[0][0] != self._today():
             await shelf.mount(
-                Static(Content.styled("The Ghost is choosing…", "italic $text-muted"))
+                Static(
+                    Content.styled("The Ghost is choosing today's dreams…", "italic $text-muted")
+                )
             )
-            return
-        grid = Grid(classes="dream-grid -group")
-        await shelf.mount(grid)
-        await grid.mount_all(DreamTile(self.table.pack.dream(card)) for card in dreams)
+        today = self._today()
+        for day, cards in days:
+            await shelf.mount(Static(day_heading(day, today), classes="day-heading"))
+            grid = Grid(classes="dream-grid -group")
+            await shelf.mount(grid)
+            await grid.mount_all(DreamTile(self.table.pack.dream(card)) for card in cards)
+
+    def _today(self) -> int:
+        view = self.view
+        return 0 if view is None else view.state.day
 
     def focus_cards(self) -> None:
         for suspects in self.query(GroupedTableau).results(GroupedTableau):

@@ -26,7 +26,7 @@ from domicile_tui.theme import FLOURISH, LATER_STYLES, YES
 from domicile_tui.timeline import Reveal
 from domicile_tui.widgets.plain import Static
 from domicile_tui.widgets.status_bar import BottomBar
-from domicile_tui.widgets.verification import VerificationReport
+from domicile_tui.widgets.verification import VerificationReport, verdict_line
 
 
 def banner(view: View) -> Content:
@@ -84,21 +84,24 @@ def truth_lines(view: View, reveal: Reveal | None, pack: Pack) -> Content:
                     (pack.investigator_card(card).name, "bold" if culprit else ""),
                 )
             )
+    return Content("\n").join(lines)
+
+
+def culprit_sentence(reveal: Reveal | None, pack: Pack) -> Content:
+    """ "It was X, in Y, with Z.": the culprit's three cards (nothing before the reveal)."""
+    if reveal is None:
+        return Content("")
     culprit_column = reveal.column(reveal.culprit)
     names = [pack.investigator_card(culprit_column.card(c)).name for c in CATEGORY_ORDER]
-    lines.append(Content(""))
-    lines.append(
-        Content.assemble(
-            ("It was ", "italic"),
-            (names[0], "bold $accent"),
-            (", in ", "italic"),
-            (_inline(names[1]), "bold"),
-            (", with ", "italic"),
-            (_inline(names[2]), "bold"),
-            (".", "italic"),
-        )
+    return Content.assemble(
+        ("It was ", "italic"),
+        (names[0], "bold $accent"),
+        (", in ", "italic"),
+        (_inline(names[1]), "bold"),
+        (", with ", "italic"),
+        (_inline(names[2]), "bold"),
+        (".", "italic"),
     )
-    return Content("\n").join(lines)
 
 
 def head_lines(verification: Verification | None) -> Content:
@@ -150,16 +153,21 @@ class EndScreen(TableScreen):
     ]
 
     def compose(self) -> ComposeResult:
+        # What everyone wants first is on top at every size: who it was, whether the game
+        # checks out, the six words to read out loud and where the game is kept; the columns
+        # and every check below, in one scroll that has the focus (the arrows, PgDn and End
+        # scroll it at once).
         with Vertical(id="end"):
             yield Static(id="end-banner")
             yield Static(Content.styled(FLOURISH, "$secondary"), classes="flourish")
-            with Horizontal(id="end-body"):
-                with VerticalScroll(id="end-truth"):
+            yield Static(id="end-summary")
+            yield Static(id="end-head")
+            with VerticalScroll(id="end-body"), Horizontal(id="end-columns"):
+                with Vertical(id="end-truth"):
                     yield Static(id="truth")
                     yield Static(RECAP_HINT, id="end-recap-hint")
-                with VerticalScroll(id="end-proof"):
+                with Vertical(id="end-proof"):
                     yield Static(Content.styled("The proof", "bold $primary"))
-                    yield Static(id="end-head")
                     yield VerificationReport(id="report").data_bind(
                         verification=EndScreen.verification
                     )
@@ -175,9 +183,14 @@ class EndScreen(TableScreen):
         view = self.view
         if view is None:
             return
+        pack = self.table.pack
         self.query_one("#end-banner", Static).update(banner(view))
         reveal = reveal_of(view, self.verification)
-        self.query_one("#truth", Static).update(truth_lines(view, reveal, self.table.pack))
+        self.query_one("#truth", Static).update(truth_lines(view, reveal, pack))
+        summary = [culprit_sentence(reveal, pack), verdict_line(self.verification)]
+        self.query_one("#end-summary", Static).update(
+            Content("\n").join(line for line in summary if line.plain)
+        )
         head = head_lines(self.verification)
         kept = self.kept_where()
         if kept is not None:
@@ -217,6 +230,7 @@ class EndScreen(TableScreen):
 
     def on_mount(self) -> None:
         self.watch(self.app, "kept", lambda _: self._show())
+        self.set_focus(self.query_one("#end-body", VerticalScroll))
 
     def kept_where(self) -> str | None:
         """Where the table kept the transcript: within the data dir, said as such."""
@@ -239,8 +253,10 @@ class EndScreen(TableScreen):
             then()
             return
         kept = self.kept_where()
-        fate = f"A copy is kept in {kept}." if kept else "It will be lost."
-        question = f"{doing} without exporting the transcript (E)? {fate}"
+        if kept is not None:
+            question = f"{doing}? The transcript is kept in {kept} (E exports a copy elsewhere)."
+        else:
+            question = f"{doing} before the game is kept? E exports the transcript first."
 
         def answer(yes: bool | None) -> None:
             if yes:

@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import ClassVar
 
-from textual import on
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
+from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import ContentSwitcher
 
@@ -40,7 +40,7 @@ from domicile_tui.widgets.card import CardTile
 from domicile_tui.widgets.chat import ChatPanel
 from domicile_tui.widgets.columns import ColumnRow, SecretColumns
 from domicile_tui.widgets.dream import DreamTile
-from domicile_tui.widgets.hand import GhostHand
+from domicile_tui.widgets.hand import GhostHand, Places, keep_places
 from domicile_tui.widgets.header import TableHeader
 from domicile_tui.widgets.plain import Static
 from domicile_tui.widgets.sandglass import SandGlassBar
@@ -124,7 +124,7 @@ class GhostScreen(TableScreen):
     chosen: reactive[frozenset[str]] = reactive(frozenset())
     recipient: reactive[int | None] = reactive(None)
     away: reactive[frozenset[int]] = reactive(frozenset())
-    hand: reactive[tuple[str, ...]] = reactive(())
+    hand: reactive[Places] = reactive(())
 
     def compose(self) -> ComposeResult:
         pack = self.table.pack
@@ -153,7 +153,7 @@ class GhostScreen(TableScreen):
         if view is None or view.ghost is None:
             return
         state = view.state
-        self.hand = view.ghost.hand
+        self.hand = keep_places(self.hand, view.ghost.hand)
         self.chosen = self.chosen & frozenset(view.ghost.hand)
         waiting = awaiting_dreams(state)
         if self.recipient not in waiting:
@@ -254,16 +254,29 @@ class GhostScreen(TableScreen):
 
     # --- choosing ---------------------------------------------------------------------
 
-    @on(DreamTile.Toggled)
+    def take_now(self, message: Message) -> bool:
+        """A dream picked or opened, a column or a card chosen, in the turn of the key that
+        did it (``now``): a G typed right behind a pick gives it."""
+        match message:
+            case DreamTile.Toggled():
+                self.toggle(message)
+            case DreamTile.Opened():
+                self.open_dream(message)
+            case ColumnRow.Picked():
+                self.pick_row(message)
+            case CardTile.Chosen():
+                self.card_chosen(message)
+            case _:
+                return False
+        return True
+
     def toggle(self, message: DreamTile.Toggled) -> None:
         card = message.card_id
         self.chosen = self.chosen - {card} if card in self.chosen else self.chosen | {card}
 
-    @on(DreamTile.Opened)
     def open_dream(self, message: DreamTile.Opened) -> None:
         self.table.open_card(message.card_id)
 
-    @on(ColumnRow.Picked)
     def pick_row(self, message: ColumnRow.Picked) -> None:
         self._choose_recipient(message.seat)
 
@@ -313,7 +326,6 @@ class GhostScreen(TableScreen):
         else:
             self.action_hand()
 
-    @on(CardTile.Chosen)
     def card_chosen(self, message: CardTile.Chosen) -> None:
         card = self.table.pack.investigator_card(message.card_id)
         self.notify(f"{card.name}: {card.description}", title="On the tableau")

@@ -40,3 +40,9 @@ class PopUp(ModalScreen[ResultT]):
     def close(self, result: ResultT) -> None:
         cast("HoldsKeys", self.app).hold_keys(self.closing_keys())
         self.dismiss(result)
+
+    def close_by_itself(self, result: ResultT) -> None:
+        """Close without a key (a séance that passes by itself): a closing key pressed just
+        as it closes is still the dialog's."""
+        cast("DomicileApp", self.app).hold_keys(self.closing_keys(), now=True)
+        self.dismiss(result)

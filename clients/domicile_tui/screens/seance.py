@@ -98,15 +98,26 @@ class SeanceScreen(PopUp[None]):
     frame: reactive[int] = reactive(0)
 
     def __init__(
-        self, before: View, after: View, action: Seance | CulpritSeance, *, step: float
+        self,
+        before: View,
+        after: View,
+        action: Seance | CulpritSeance,
+        *,
+        step: float,
+        passes_after: float | None = None,
     ) -> None:
+        """``step``: seconds between two beats of the telling (0: the outcome at once).
+        ``passes_after``: seconds the outcome stays up before the séance closes by itself
+        (``None``: until a key closes it); nobody needs to act at a séance."""
         super().__init__()
         self.before = before
         self.after = after
         self.action = action
         self.step = step
+        self.passes_after = passes_after
         self._timer: Timer | None = None
         self._flutter: Timer | None = None
+        self._passing: Timer | None = None
 
     @property
     def judged(self) -> tuple[Judgement, ...]:
@@ -154,6 +165,14 @@ class SeanceScreen(PopUp[None]):
 
     def watch_beat(self) -> None:
         self._show()
+        if self.finished and self.passes_after is not None and self._passing is None:
+            self._passing = self.set_timer(self.passes_after, self._pass)
+
+    def _pass(self) -> None:
+        """The outcome has been up long enough: the séance closes by itself (a key pressed
+        just as it does is still the séance's, as when a key closes it)."""
+        if self.is_current:
+            self.close_by_itself(None)
 
     def watch_frame(self) -> None:
         self._show()
@@ -163,7 +182,12 @@ class SeanceScreen(PopUp[None]):
         title = f"The séance of day {self.before.state.day}"
         self.query_one("#seance-title", Static).update(Content.styled(title, "bold $primary"))
         self.query_one("#seance-lines", Static).update(self._lines())
-        hint = "Enter to continue" if self.finished else "Enter to skip"
+        if not self.finished:
+            hint = "Enter to skip"
+        elif self.passes_after is not None:
+            hint = "Enter to continue (it goes on by itself in a moment)"
+        else:
+            hint = "Enter to continue"
         self.query_one("#seance-hint", Static).update(Content.styled(hint, "$text-muted"))
 
     def _candles(self) -> Content:

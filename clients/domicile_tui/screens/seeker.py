@@ -9,6 +9,7 @@ from __future__ import annotations
 from textual import on
 from textual.binding import Binding
 from textual.content import Content
+from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Input
 
@@ -37,6 +38,12 @@ def card_detail(card: InvestigatorCard | DreamCard | None) -> Content:
         "  ",
         (card.description, "italic"),
     )
+
+
+def lock_or_unlock(view: View) -> Lock | Unlock:
+    """L: lock this investigator's marker, or unlock it when it is locked."""
+    me = view.state.investigator(view.seat)
+    return Unlock(view.seat) if me.locked else Lock(view.seat)
 
 
 LETTER_ACTIONS = frozenset({"lock", "talk", "cards", "dreams", "inspect"})
@@ -104,7 +111,17 @@ class SeekerScreen(TableScreen):
             return
         self.query_one("#card-detail", Static).update(card_detail(card))
 
-    @on(CardTile.Chosen)
+    def take_now(self, message: Message) -> bool:
+        """A card chosen or a dream opened, in the turn of the key that did it (``now``)."""
+        match message:
+            case CardTile.Chosen():
+                self.place(message)
+            case DreamTile.Opened():
+                self.open_dream(message)
+            case _:
+                return False
+        return True
+
     def place(self, message: CardTile.Chosen) -> None:
         view = self.view
         if self.watching:
@@ -113,7 +130,6 @@ class SeekerScreen(TableScreen):
         if view is not None:
             self.table.act(Place(view.seat, message.card_id))
 
-    @on(DreamTile.Opened)
     def open_dream(self, message: DreamTile.Opened) -> None:
         self.table.open_card(message.card_id)
 
@@ -122,11 +138,9 @@ class SeekerScreen(TableScreen):
         self.table.say(message.text)
 
     def action_lock(self) -> None:
-        view = self.view
-        if view is None:
-            return
-        me = view.state.investigator(view.seat)
-        self.table.act(Unlock(view.seat) if me.locked else Lock(view.seat))
+        # Decided when its turn comes, on the game as it is then: L right behind Enter locks
+        # the marker Enter placed, and L L locks then unlocks.
+        self.table.act_on(lock_or_unlock)
 
     def action_talk(self) -> None:
         self.query_one(ChatPanel).focus_input()

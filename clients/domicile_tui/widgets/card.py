@@ -14,6 +14,7 @@ from textual.widget import Widget
 from domicile_p2p.client_api import InvestigatorCard
 from domicile_tui.personas import persona
 from domicile_tui.theme import MARKER_LOCKED, MARKER_PLACED
+from domicile_tui.widgets.now import tell_now
 
 Marker = tuple[int, bool]
 """A marker on a card: the investigator's seat, and whether it is locked."""
@@ -69,7 +70,7 @@ class CardTile(Widget, can_focus=True):
         return Content("\n").join([top, description.truncate(width, ellipsis=True)])
 
     def action_choose(self) -> None:
-        self.post_message(self.Chosen(self.card.id))
+        tell_now(self, self.Chosen(self.card.id))
 
     def on_click(self, event: Click) -> None:
         event.stop()

@@ -18,6 +18,7 @@ from domicile_tui.describe import awaiting_dreams
 from domicile_tui.personas import persona
 from domicile_tui.theme import MARKER_LOCKED, MARKER_PLACED, NO, YES
 from domicile_tui.widgets.board import Board
+from domicile_tui.widgets.now import tell_now
 
 
 class ColumnRow(Widget, can_focus=True):
@@ -56,10 +57,10 @@ class ColumnRow(Widget, can_focus=True):
     def on_click(self, event: Click) -> None:
         event.stop()
         self.screen.set_focus(self)
-        self.post_message(self.Picked(self.seat))
+        tell_now(self, self.Picked(self.seat))
 
     def action_pick(self) -> None:
-        self.post_message(self.Picked(self.seat))
+        tell_now(self, self.Picked(self.seat))
 
 
 def _status(state: GameState, seat: int, away: bool) -> Content:
@@ -80,6 +81,13 @@ def _status(state: GameState, seat: int, away: bool) -> Content:
 def column_entry(
     view: View, seat: int, pack: Pack, width: int, recipient: bool = False, away: bool = False
 ) -> Content:
+    """Two lines for one investigator, made to be read whole at 80 columns.
+
+    The first: who (the one to serve marked ``▶``), and on the right where their marker
+    stands, locked or not, and whether it is right (before a marker: what they are doing).
+    The second: the card they seek first (``▸``), then what they found (``✓``) and what is
+    still to come (``·``); a line cut short loses the end, never the target.
+    """
     state, ghost = view.state, view.ghost
     assert ghost is not None
     look = persona(seat)
@@ -90,40 +98,50 @@ def column_entry(
     if recipient:
         title = Content.styled("▶ ", "bold $primary") + title
     if culprit:
-        title += Content.styled("  ☠ the culprit's column", "bold $accent")
-    status = _status(state, seat, away)
-    gap = max(width - title.cell_length - status.cell_length, 1)
-    first = title + Content(" " * gap) + status
-    cards: list[Content] = []
+        title += Content.styled(" ☠", "bold $accent")
+    right = _marker(view, seat, pack) or _status(state, seat, away)
+    room = width - right.cell_length - 1
+    if title.cell_length > room:
+        title = title.truncate(max(room, 1), ellipsis=True)
+    gap = max(width - title.cell_length - right.cell_length, 1)
+    first = title + Content(" " * gap) + right
+    sought: list[Content] = []
+    others: list[Content] = []
     for index, category in enumerate(CATEGORY_ORDER):
         name = pack.investigator_card(column.card(category)).name
         if state.stage is Stage.CULPRIT or index < len(investigator.found):
-            cards.append(Content.styled(f"{YES} {name}", "$success"))
+            others.append(Content.styled(f"{YES} {name}", "$success"))
         elif category is investigator.seeking:
-            cards.append(Content.styled(f"▸ {name}", "bold $primary"))
+            sought.append(Content.styled(f"▸ {name}", "bold $primary"))
         else:
-            cards.append(Content.styled(f"· {name}", "$text-muted"))
-    second = Content("  ") + Content("   ").join(cards)
-    marker = investigator.marker
-    if marker is not None:
-        glyph = MARKER_LOCKED if investigator.locked else MARKER_PLACED
-        if state.stage is Stage.CULPRIT:
-            right = marker == ghost.column(ghost.culprit).character
-        else:
-            seeking = investigator.seeking
-            right = seeking is not None and column.card(seeking) == marker
-        verdict = (
-            Content.styled(f" {YES} right", "bold $success")
-            if right
-            else Content.styled(f" {NO} wrong", "bold $error")
-        )
-        second += (
-            Content.assemble(
-                "    ", (f"{glyph} ", f"bold {look.colour}"), pack.investigator_card(marker).name
-            )
-            + verdict
-        )
+            others.append(Content.styled(f"· {name}", "$text-muted"))
+    second = Content("  ") + Content("   ").join([*sought, *others])
     return Content("\n").join([first, second.truncate(width, ellipsis=True)])
+
+
+def _marker(view: View, seat: int, pack: Pack) -> Content | None:
+    """Where ``seat``'s marker stands (``◆`` locked, ``◇`` not) and whether it is right."""
+    state, ghost = view.state, view.ghost
+    assert ghost is not None
+    investigator = state.investigator(seat)
+    marker = investigator.marker
+    if marker is None or state.phase is Phase.ENDED:
+        return None
+    look = persona(seat)
+    glyph = MARKER_LOCKED if investigator.locked else MARKER_PLACED
+    if state.stage is Stage.CULPRIT:
+        right = marker == ghost.column(ghost.culprit).character
+    else:
+        seeking = investigator.seeking
+        right = seeking is not None and ghost.column(seat).card(seeking) == marker
+    verdict = (
+        Content.styled(f" {YES} right", "bold $success")
+        if right
+        else Content.styled(f" {NO} wrong", "bold $error")
+    )
+    return Content.assemble(
+        (f"{glyph} ", f"bold {look.colour}"), pack.investigator_card(marker).name, verdict
+    )
 
 
 class SecretColumns(Board):

@@ -13,6 +13,7 @@ from textual.widget import Widget
 
 from domicile_p2p.client_api import DreamCard
 from domicile_tui.theme import YES
+from domicile_tui.widgets.now import tell_now
 
 
 class DreamTile(Widget, can_focus=True):
@@ -56,11 +57,18 @@ class DreamTile(Widget, can_focus=True):
         self.tooltip = Content(dream.text)  # a pack's words: never markup
 
     def render(self) -> Content:
+        if self.content_size.height == 1 and self.number is not None:
+            # One line (the Ghost's hand on a short screen): the number and the pick lead.
+            mark = f"{self.number} {YES} " if self.selected else f"{self.number} ☁ "
+            style = "bold $primary" if self.selected else "bold $secondary"
+            line = Content.assemble((mark, style), self.dream.text)
+            return line.truncate(max(self.content_size.width, 1), ellipsis=True)
         return Content(self.dream.text)
 
     def watch_selected(self, selected: bool) -> None:
         self.set_class(selected, "-selected")
         self._title()
+        self.refresh()
 
     def on_mount(self) -> None:
         self._title()
@@ -72,12 +80,12 @@ class DreamTile(Widget, can_focus=True):
 
     def action_primary(self) -> None:
         if self.selectable:
-            self.post_message(self.Toggled(self.dream.id))
+            tell_now(self, self.Toggled(self.dream.id))
         else:
-            self.post_message(self.Opened(self.dream.id))
+            tell_now(self, self.Opened(self.dream.id))
 
     def action_open(self) -> None:
-        self.post_message(self.Opened(self.dream.id))
+        tell_now(self, self.Opened(self.dream.id))
 
     def on_click(self, event: Click) -> None:
         event.stop()

@@ -51,8 +51,8 @@ class VerificationReport(Vertical):
 
     def compose(self) -> ComposeResult:
         verification = self.verification
-        yield Static(verdict_line(verification), classes="verdict")
         if verification is None:
+            yield Static(verdict_line(verification), classes="verdict")
             return
         for check in verification.checks:
             with Horizontal(classes="check"):
