@@ -228,6 +228,10 @@ class DomicileApp(App[None]):
         """The action sent last, and what is set once the table has taken it in."""
         self._next_glass_from: float | None = None
         """When the next sand-glass may turn (the last séance, and the time to see it)."""
+        self._failed_join_goes_to: FrontPage | None = None
+        """The join form as the player filled it, while a join may still fail."""
+        self._then_learn = False
+        """The table is being left for the tutorial, which begins once it is."""
         self._untold: deque[SeanceScreen] = deque()
         """Séances still to tell, oldest first (the first one may be on screen now)."""
         self._telling: SeanceScreen | None = None
@@ -411,14 +415,19 @@ class DomicileApp(App[None]):
         name = unfinished.stored.config.name
         self._take_seat(lambda door: door.resume(unfinished, self.defaults.player_name), name)
 
-    def join(self, ticket: JoinTicket, name: str, role: Role | None) -> None:
-        """Take a seat at a table across the network."""
+    def join(
+        self, ticket: JoinTicket, name: str, role: Role | None, again: FrontPage | None = None
+    ) -> None:
+        """Take a seat at a table across the network (``again``: the page to come back to,
+        as it was filled in, if the table cannot be reached or refuses the code)."""
         self._joined = (ticket, name)
+        self._failed_join_goes_to = again
         self._take_seat(lambda door: door.join(ticket, name, role), "the table")
 
-    def spectate(self, ticket: JoinTicket, name: str) -> None:
+    def spectate(self, ticket: JoinTicket, name: str, again: FrontPage | None = None) -> None:
         """Watch a table across the network, without a seat (``watch`` is Textual's)."""
         self._joined = None
+        self._failed_join_goes_to = again
         self._take_seat(lambda door: door.watch(ticket, name), "the table")
 
     def _take_asked_seat(self, seat: SeatRequest) -> None:
@@ -571,6 +580,7 @@ class DomicileApp(App[None]):
                     self.chat = ()
                 self.route()
             case ViewChanged(view, action):
+                self._failed_join_goes_to = None  # seated: the form is behind us
                 before = self.view
                 if isinstance(action, Seance | CulpritSeance):
                     from domicile_p2p.client_api import SEANCE_SEEN_WITHIN
@@ -616,6 +626,12 @@ class DomicileApp(App[None]):
                     return
                 if failed:
                     self.notify(reason, title="No table", severity="error")
+                    if self._failed_join_goes_to is not None:
+                        self.front = self._failed_join_goes_to  # to correct what was typed
+                elif self._then_learn:
+                    self._then_learn = False
+                    self.begin_tutorial()
+                    return
                 else:
                     self.notify(reason, title="Left the table")
                 self.route()
@@ -757,6 +773,15 @@ class DomicileApp(App[None]):
         self.push_screen(
             screens.ConfirmScreen("Leave the table in the middle of the game?"), answer
         )
+
+    def leave_to_learn(self) -> None:
+        """Leave this table (nobody has played at it yet) for the tutorial."""
+        session = self.session
+        if session is None:
+            self.begin_tutorial()
+            return
+        self._then_learn = True
+        self._send(session.close())
 
     def export_transcript(self, path: Path) -> None:
         if self.session is not None:

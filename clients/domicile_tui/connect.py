@@ -44,7 +44,14 @@ def unfinished_table(data_dir: Path) -> UnfinishedTable | None:
     from domicile_tui.networked import HOST_DIR
 
     tables = HostStore(data_dir / HOST_DIR).unfinished_tables()
-    return next((table for table in tables if table.stored.owner is not None), None)
+    return next((table for table in tables if _worth_resuming(table)), None)
+
+
+def _worth_resuming(table: UnfinishedTable) -> bool:
+    """A table ``domicile play`` hosted, with something to come back to: a game under way,
+    or the lobby of a next game (a first lobby left before anyone played is not offered:
+    a new table is the same thing)."""
+    return table.stored.owner is not None and (table.game_id is not None or table.stored.games > 1)
 
 
 @dataclass(frozen=True, slots=True)

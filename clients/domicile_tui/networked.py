@@ -753,6 +753,7 @@ class NetworkTable:
             can_rotate=self.hosting is not None and not started and lobby.game > 1,
             ready_timeout=lobby.ready_timeout,
             browser_seats=self._browser_urls,
+            watchers=tuple(lobby.watchers),
         )
 
     def _placeholder_lobby(self) -> LobbyInfo:

@@ -67,6 +67,9 @@ class LobbyInfo:
     table, in which every person says ready (R) before it begins."""
     can_rotate: bool = False
     """This player may move everyone round one seat (O): the owner, in a rematch's lobby."""
+    watchers: tuple[str, ...] = ()
+    """The names of the people watching the table without a seat (as at a real table, the
+    players see who looks on)."""
     ready_timeout: float | None = None
     """In a rematch's lobby: seconds after which a person's seat that is not ready is freed
     (``None``: not said)."""

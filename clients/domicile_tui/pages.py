@@ -39,6 +39,9 @@ class JoinPage:
     by_address: bool = False
     lan: tuple[DiscoveredTable, ...] = ()
     watch: bool = False
+    typed: tuple[tuple[str, str], ...] = ()
+    """What was typed in the form, field by field (its id, its text): the form comes back
+    with it after a join that failed, so the player corrects it rather than types it again."""
 
 
 @dataclass(frozen=True, slots=True)

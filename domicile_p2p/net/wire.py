@@ -254,6 +254,9 @@ class Lobby(_Message, frozen=True, tag="lobby", omit_defaults=True):
     """In the lobby of a table's next game: seconds (from the lobby's opening, or from the
     owner moving the seats round) after which a person's seat that is not ready is freed.
     Absent elsewhere."""
+    watchers: list[PlayerName] = msgspec.field(default_factory=list)
+    """The names of the people watching the table without a seat, as they gave them (absent:
+    nobody watches); the lobby is sent again when one comes or goes."""
 
 
 class Seated(_Message, frozen=True, tag="seated", omit_defaults=True):

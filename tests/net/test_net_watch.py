@@ -204,3 +204,23 @@ def test_spectators_count_against_the_connection_caps(tmp_path: Path) -> None:
     refused = network.open("10.0.2.1:4000")
     assert network.closed[refused][1] == "rate-limited", "a watched table is full like any"
     assert network.host.spectators(CODE.nameplate) == 3, "a spectator is never shed"
+
+
+def test_the_players_see_who_watches_as_they_come_and_go(tmp_path: Path) -> None:
+    network, peers = seated_table(tmp_path, investigators=2)
+    network.run(peers, until=lambda: peers[0].session.player.held > 5)
+    assert peers[0].session.lobby is not None and peers[0].session.lobby.watchers == []
+    zed, mo = _spectator(tmp_path, "Zed"), _spectator(tmp_path, "Mo")
+    _watch(network, zed)
+    _watch(network, mo)
+    while network.deliver():
+        pass
+    for peer in [*peers, zed, mo]:
+        lobby = peer.session.lobby
+        assert lobby is not None and lobby.watchers == ["Mo", "Zed"], peer.session.name
+    network.drop(zed.connection)
+    while network.deliver():
+        pass
+    for peer in [*peers, mo]:
+        lobby = peer.session.lobby
+        assert lobby is not None and lobby.watchers == ["Mo"]

@@ -391,6 +391,14 @@ async def test_domicile_play_offers_the_unfinished_table_instead_of_putting_it_a
         assert "Hollowmere is unfinished: resume it (first line)" in shown[0]
 
 
+async def test_a_lobby_left_before_the_start_is_not_offered_to_resume(tmp_path: Path) -> None:
+    first = DomicileApp(laptop(tmp_path, 0), defaults=settings(), open_at_once=True)
+    async with first.run_test(size=WIDE) as pilot:
+        await long_wait(pilot, lambda: bool(first.lobby and first.lobby.can_start), "the lobby")
+        await pilot.press("ctrl+q", "y")  # nobody has played at it: nothing to come back to
+    assert unfinished_table(tmp_path) is None
+
+
 def test_play_resume_without_an_unfinished_table_says_so(tmp_path: Path) -> None:
     from domicile_p2p.cli import CommandError, build_parser
     from domicile_tui.cli import unfinished_from

@@ -304,6 +304,36 @@ async def test_a_wrong_code_is_refused_and_the_player_is_back_at_the_door(tmp_pa
         await host.close()
 
 
+async def test_a_refused_code_brings_back_the_form_as_it_was_typed(tmp_path: Path) -> None:
+    host = await hosted_elsewhere(tmp_path / "host")
+    try:
+        real = parse_code(host.tables()[0].code)
+        wrong = f"{real.nameplate}-{'acorn' if real.first != 'acorn' else 'amber'}-{real.second}"
+        app = DomicileApp(
+            door(tmp_path / "me"), defaults=settings(), open_at_once=False, seance_step=0
+        )
+        async with app.run_test(size=WIDE) as pilot:
+            shown = record_notifications(app)
+            await pilot.press("a")
+            await long_wait(pilot, lambda: isinstance(app.screen, JoinScreen), "the join form")
+            typed = {
+                "#code": wrong,
+                "#address": f"wss://{LOOPBACK}:{host.port}",
+                "#player-name": "Bo",
+            }
+            for field, text in typed.items():
+                app.screen.query_one(field, Input).value = text
+            await pilot.press("ctrl+s")
+            await long_wait(pilot, lambda: bool(shown), "the refusal")
+            assert "the host refused the code" in shown[-1]
+            await long_wait(pilot, lambda: isinstance(app.screen, JoinScreen), "the form again")
+            for field, text in typed.items():
+                assert app.screen.query_one(field, Input).value == text
+            assert app.session is None
+    finally:
+        await host.close()
+
+
 async def test_the_front_door_says_once_that_it_looks_for_tables(tmp_path: Path) -> None:
     app = DomicileApp(door(tmp_path), defaults=settings(), open_at_once=False, seance_step=0)
     async with app.run_test(size=WIDE) as pilot:

@@ -230,3 +230,6 @@ async def test_the_front_door_offers_to_watch_by_code(tmp_path: Path) -> None:
         assert screen.watching and not screen.query(RadioSet), "no seat to choose"
         assert "Watch a table" in rendered(screen.query_one(".setup-title"))
         assert [button.id for button in screen.query("Button")] == ["watch", "back"]
+        shown = {key: active.binding.description for key, active in screen.active_bindings.items()}
+        assert shown["ctrl+s"] == "Watch", "the form to watch says Watch, not Join"
+        assert not screen.active_bindings["ctrl+o"].binding.show

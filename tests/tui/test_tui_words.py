@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 from tui_support import PACK, Clairvoyant
 
@@ -96,6 +97,7 @@ def test_a_table_on_the_lan_is_described_in_one_line() -> None:
 def test_the_export_is_suggested_under_a_safe_name() -> None:
     path = export_suggestion("Ada's table / Friday", 4)
     assert path.name == "domicile-ada-s-table-friday-day4.transcript.json"
+    assert path.parent == Path.home(), "never the directory the client started in"
 
 
 def test_a_tampered_transcript_is_shown_as_unfair() -> None:

@@ -118,7 +118,7 @@ class CulpritScreen(SeekerScreen):
         pack = self.table.pack
         yield TableHeader(
             pack.name.removeprefix("The "), watching=self.watching, id="header"
-        ).data_bind(view=CulpritScreen.view)
+        ).data_bind(view=CulpritScreen.view, lobby=CulpritScreen.lobby)
         yield Static(id="prompt")
         yield SandGlassBar(self.table.clock, id="sandglass").data_bind(glass=CulpritScreen.glass)
         with Horizontal(id="table-body"):

@@ -130,8 +130,10 @@ RECAP_HINT = Content.assemble(
 
 
 def export_suggestion(table_name: str, day: int) -> Path:
+    """Where E offers to write the transcript: the player's home directory (never the
+    directory the client happened to start in, a checkout with ``make play``)."""
     slug = re.sub(r"[^a-z0-9]+", "-", table_name.lower()).strip("-") or "table"
-    return Path.cwd() / f"domicile-{slug}-day{day}.transcript.json"
+    return Path.home() / f"domicile-{slug}-day{day}.transcript.json"
 
 
 class EndScreen(TableScreen):
@@ -139,6 +141,9 @@ class EndScreen(TableScreen):
     HELP_TITLE = "The end of the game"
     HELP_KEYS: ClassVar[tuple[HelpKeys, ...]] = (
         HelpKeys(("e",), "export the transcript to a file"),
+        HelpKeys(
+            ("up", "down", "pageup", "pagedown", "home", "end"), "scroll the truth and the proof"
+        ),
         HelpKeys(("r",), "the game, day by day: every dream, marker and vote"),
         HelpKeys(("n",), "another game at the same table"),
         HelpKeys(("escape",), "leave the table"),

@@ -129,7 +129,7 @@ class GhostScreen(TableScreen):
     def compose(self) -> ComposeResult:
         pack = self.table.pack
         yield TableHeader(pack.name.removeprefix("The "), id="header").data_bind(
-            view=GhostScreen.view
+            view=GhostScreen.view, lobby=GhostScreen.lobby
         )
         yield Static(id="prompt")
         yield SandGlassBar(self.table.clock, id="sandglass").data_bind(glass=GhostScreen.glass)

@@ -49,7 +49,7 @@ class InvestigatorScreen(SeekerScreen):
         pack = self.table.pack
         watching = self.watching
         yield TableHeader(pack.name.removeprefix("The "), watching=watching, id="header").data_bind(
-            view=InvestigatorScreen.view
+            view=InvestigatorScreen.view, lobby=InvestigatorScreen.lobby
         )
         yield Static(id="prompt")
         yield SandGlassBar(self.table.clock, id="sandglass").data_bind(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import ClassVar
 
 from textual import on, work
@@ -129,6 +130,12 @@ class JoinScreen(TableScreen):
         self.by_address = page.by_address and page.found is None
         self.lan = page.lan
         self.watching = page.watch
+        if self.watching:
+            # The form to watch: its Ctrl+S watches, and the footer says so (not "Join").
+            self._bindings.key_to_bindings["ctrl+s"] = [Binding("ctrl+s", "primary", "Watch")]
+            self._bindings.key_to_bindings["ctrl+o"] = [
+                Binding("ctrl+o", "watch", "Watch", show=False)
+            ]
 
     def compose(self) -> ComposeResult:
         defaults = self.table.defaults
@@ -194,7 +201,18 @@ class JoinScreen(TableScreen):
         yield Footer()
 
     def on_mount(self) -> None:
+        for field, text in self.page.typed:
+            for typed_in in self.query(f"#{field}").results(Input):
+                typed_in.value = text
         self.query_one("#code", Input).focus()
+
+    def _typed(self) -> tuple[tuple[str, str], ...]:
+        fields = ("code", "address", "fingerprint", "player-name")
+        return tuple(
+            (field, typed_in.value)
+            for field in fields
+            for typed_in in self.query(f"#{field}").results(Input)
+        )
 
     @staticmethod
     def _found_note(found: DiscoveredTable) -> Content:
@@ -251,10 +269,12 @@ class JoinScreen(TableScreen):
         self._sit_down(ticket, name, watch=watch)
 
     def _sit_down(self, ticket: JoinTicket, name: str, *, watch: bool) -> None:
+        # A refused code or an unreachable host brings the player back here, as typed.
+        again = replace(self.page, typed=self._typed())
         if watch:
-            self.table.spectate(ticket, name)
+            self.table.spectate(ticket, name, again=again)
         else:
-            self.table.join(ticket, name, self._role())
+            self.table.join(ticket, name, self._role(), again=again)
 
     @work(exclusive=True, group="discovery", exit_on_error=False)
     async def _find_and_join(

@@ -168,6 +168,7 @@ class LobbyScreen(TableScreen):
         HelpKeys(("o",), "move everyone round one seat: the next Ghost (the owner, next game)"),
         HelpKeys(("b",), "the browser seats' QR codes (a table hosted with --browser-seats)"),
         HelpKeys(("escape",), "leave the table"),
+        HelpKeys(("l",), "learn to play: a guided first game (the table's first lobby)"),
     )
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "begin", "Start"),
@@ -175,6 +176,7 @@ class LobbyScreen(TableScreen):
         Binding("o", "rotate", "Next Ghost"),
         Binding("b", "browser_seats", "Browser seats"),
         Binding("escape", "leave", "Leave"),
+        Binding("l", "learn", "Learn to play"),
     ]
 
     def compose(self) -> ComposeResult:
@@ -197,6 +199,13 @@ class LobbyScreen(TableScreen):
         seats = Content("\n").join(
             seat_line(info, host_seat=host_seat, takeover=lobby.takeover) for info in lobby.seats
         )
+        if lobby.watchers:
+            # As at a real table: the players see who looks on.
+            seats += Content.assemble(
+                ("\n◎  watching  ", "$secondary"),
+                (", ".join(lobby.watchers), "bold"),
+                (f"  ({len(lobby.watchers)}, without a seat)", "$text-muted"),
+            )
         self.query_one("#lobby-seats", Static).update(seats)
         rules = Content.assemble(
             (f"{lobby.difficulty.label}  ", "bold"),
@@ -206,7 +215,13 @@ class LobbyScreen(TableScreen):
             rules += Content.styled(f"\nCards: {lobby.pack_name}", "$text-muted")
         self.query_one("#lobby-rules", Static).update(rules)
         self.query_one("#lobby-join", Static).update(joining_lines(lobby))
-        self.query_one("#lobby-hint", Static).update(self._hint(lobby))
+        hint = self._hint(lobby)
+        if self._newcomer_welcome(lobby):
+            hint += Content.styled(
+                "\nNew to the game? L: learn to play, a guided first game (this table closes).",
+                "$text-muted",
+            )
+        self.query_one("#lobby-hint", Static).update(hint)
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -220,7 +235,20 @@ class LobbyScreen(TableScreen):
             return lobby is not None and lobby.can_rotate
         if action == "browser_seats":
             return lobby is not None and bool(lobby.browser_seats)
+        if action == "learn":
+            return self._newcomer_welcome(lobby)
         return True
+
+    def _newcomer_welcome(self, lobby: LobbyInfo | None) -> bool:
+        """A table's first lobby, for a player who is not in the tutorial already: the
+        first screen ``domicile play`` shows, so the one that says how to learn the game."""
+        return (
+            lobby is not None
+            and lobby.game == 1
+            and not lobby.watching
+            and not lobby.started
+            and self.table.tutorial is None
+        )
 
     def _hint(self, lobby: LobbyInfo) -> Content:
         if lobby.offline:
@@ -283,6 +311,9 @@ class LobbyScreen(TableScreen):
 
     def action_leave(self) -> None:
         self.table.leave_table()
+
+    def action_learn(self) -> None:
+        self.table.leave_to_learn()
 
     def palette_commands(self) -> Iterable[SystemCommand]:
         lobby = self.lobby

@@ -14,13 +14,23 @@ from textual.reactive import reactive
 
 from domicile_p2p.rules import GHOST, View
 from domicile_tui.describe import phase_line, stage_title
+from domicile_tui.news import LobbyInfo
 from domicile_tui.personas import persona
 from domicile_tui.widgets.calendar import calendar_line
 from domicile_tui.widgets.plain import Static
 
 
+def watchers_line(watchers: tuple[str, ...]) -> Content:
+    """``◎ 2 watching``: how many look on without a seat (their names in the lobby and the
+    tooltip); nothing when nobody does."""
+    if not watchers:
+        return Content("")
+    return Content.styled(f" ◎ {len(watchers)} watching", "$text-muted")
+
+
 class TableHeader(Horizontal):
     view: reactive[View | None] = reactive(None)
+    lobby: reactive[LobbyInfo | None] = reactive(None)
 
     def __init__(self, place: str, *, watching: bool = False, id: str | None = None) -> None:
         """``watching``: a spectator's screen (it watches a seat; it is nobody)."""
@@ -35,6 +45,13 @@ class TableHeader(Horizontal):
         yield Static("watching " if self.watching else "you are ", id="header-you-are")
         yield Static(id="header-name")
         yield Static(id="header-title")
+        yield Static(id="header-watchers")
+
+    def watch_lobby(self, lobby: LobbyInfo | None) -> None:
+        watchers = () if lobby is None else lobby.watchers
+        shown = self.query_one("#header-watchers", Static)
+        shown.update(watchers_line(watchers))
+        shown.tooltip = Content("Watching: " + ", ".join(watchers)) if watchers else None
 
     def watch_view(self, view: View | None) -> None:
         if view is None:

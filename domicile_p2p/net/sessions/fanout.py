@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import msgspec
+
 from domicile_p2p.net.sessions.audience import Audience
 from domicile_p2p.net.sessions.effects import (
     ConnectionId,
@@ -68,7 +70,9 @@ class FanOut:
 
     def lobby_of(self, room: Room) -> Lobby:
         """``room``'s lobby as it stands, with the seats a connection holds now."""
-        return room.lobby(self._audience.seats(room.nameplate), self.ready_timeout)
+        lobby = room.lobby(self._audience.seats(room.nameplate), self.ready_timeout)
+        watchers = self._audience.watchers(room.nameplate)
+        return msgspec.structs.replace(lobby, watchers=watchers) if watchers else lobby
 
     def lobby(self, room: Room) -> list[HostEffect]:
         """``room``'s lobby, to everyone at it."""

@@ -292,6 +292,9 @@ class HostSession:
         if state.phase is Phase.WATCHING and state.table is not None:
             self._at_table.stop_watching(state.table, connection)
             effects.append(Log("stopped-watching", {"table": state.table}))
+            room = self.rooms.get(state.table)
+            if room is not None:
+                effects += self._fan_out.lobby(room)  # one fewer watches
             return effects
         if state.table is None or state.seat is None:
             return effects
@@ -405,7 +408,7 @@ class HostSession:
             ),
             Send(state.id, Watching(room.nameplate, held, room.games)),
             *self._fan_out.catch_up(state.id, room, entry.have),
-            Send(state.id, self._fan_out.lobby_of(room)),
+            *self._fan_out.lobby(room),  # to it, and to everyone: one more watches
         ]
 
     # ------------------------------------------------------------- the lobby
