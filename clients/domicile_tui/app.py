@@ -176,7 +176,7 @@ class DomicileApp(App[None]):
         lan: bool | None = None,
         seance_step: float = 0.9,
         clock: Callable[[], float] = time.monotonic,
-        tutorial: bool = False,
+        tutorial: bool | int = False,
         after_first_frame: Callable[[], object] | None = None,
         seat: SeatRequest | None = None,
         seance_passes_after: float | None = None,
@@ -192,8 +192,9 @@ class DomicileApp(App[None]):
         session uses the network; a door says so itself.  ``seance_step`` is the pause
         between the séance's beats (0 shows the outcome at once).  ``clock`` is what the
         sand-glass drains by (seconds; tests freeze it).  With ``tutorial`` the tutorial
-        begins at once.  ``after_first_frame`` is called once the first screen is painted,
-        before anything else loads (``domicile play`` resumes the garbage collector there).
+        begins at once (a number: at that chapter).  ``after_first_frame`` is called once
+        the first screen is painted, before anything else loads (``domicile play`` resumes
+        the garbage collector there).
         With ``seat`` (``domicile play --connect``) the app goes straight to that table and
         has no front door: when the player leaves the table, or is refused a seat, the app
         ends (a refusal in :attr:`door_failure`).
@@ -306,7 +307,7 @@ class DomicileApp(App[None]):
     def _first_screen(self) -> None:
         open_at_once, offline = self._launch
         if self._tutorial_at_once:
-            self.begin_tutorial()
+            self.begin_tutorial(int(self._tutorial_at_once))
         elif self.seat is not None:
             self._take_asked_seat(self.seat)
         elif self._resuming is not None:
@@ -402,11 +403,12 @@ class DomicileApp(App[None]):
 
         self._take_seat(open_table, settings.table_name)
 
-    def begin_tutorial(self) -> None:
-        """The tutorial: a guided first game, offline, in chapters (``coach``)."""
+    def begin_tutorial(self, chapter: int = 1) -> None:
+        """The tutorial: a guided first game, offline, in chapters (``coach``), from
+        ``chapter`` on."""
         from domicile_tui.coach import Coach
 
-        coach = Coach()
+        coach = Coach(first=chapter)
         self.tutorial = coach
         self._take_seat(lambda door: coach.table(door, self.defaults.player_name), "the tutorial")
 

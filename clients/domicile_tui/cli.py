@@ -84,6 +84,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="learn to play: a guided first game against bots, offline, in three short chapters",
     )
     parser.add_argument(
+        "--chapter",
+        type=int,
+        choices=(1, 2, 3),
+        metavar="N",
+        help="with --tutorial: begin at chapter N (1 an investigator's round, 2 the Ghost's "
+        "give, 3 Stage Two)",
+    )
+    parser.add_argument(
         "--resume",
         action="store_true",
         help="bring back the unfinished table this laptop hosted (same code, seats and game)",
@@ -325,6 +333,8 @@ def _play(args: argparse.Namespace) -> int:
     pace_from(args)  # a bad delay is a one-line error before the screen too
     if args.tutorial and args.resume:
         raise CommandError("--tutorial plays a game of its own: drop --resume")
+    if args.chapter is not None and not args.tutorial:
+        raise CommandError("--chapter chooses where the tutorial begins: add --tutorial")
     seat = seat_request_from(args, settings)
     browser_seats_from(args, settings)
     resuming = unfinished_from(args) if args.resume else None
@@ -338,7 +348,7 @@ def _play(args: argparse.Namespace) -> int:
         seat=seat,
         offline=args.offline,
         lan=not args.offline,
-        tutorial=args.tutorial,
+        tutorial=(args.chapter or 1) if args.tutorial else False,
         after_first_frame=gc.enable,
         seance_passes_after=SEANCE_PASSES_AFTER,
     )

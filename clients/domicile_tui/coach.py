@@ -11,12 +11,15 @@ asks, then leaves the tutorial for the front door.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from textual.screen import ModalScreen
 from textual.widgets import Input
 
+from domicile_p2p.rules import Phase, Stage
+from domicile_tui.describe import awaiting_dreams
 from domicile_tui.screens.chapter import ChapterScreen
 from domicile_tui.screens.confirm import ConfirmScreen
 from domicile_tui.tutorial import CHAPTERS, Chapter, Focus, Situation, Step, Where
@@ -29,6 +32,7 @@ if TYPE_CHECKING:
     from textual.screen import Screen
     from textual.worker import Worker
 
+    from domicile_p2p.client_api import DreamCard, Pack
     from domicile_p2p.rules import View
     from domicile_tui.connect import TableDoor
     from domicile_tui.session import TableSession, TableSettings
@@ -92,12 +96,68 @@ class CoachedApp(Protocol):
     def call_later(self, callback: Callable[..., Any], *args: Any, **kwargs: Any) -> bool: ...
 
 
+LOOKED_FOR: Final = 3
+"""How many of the dreams' shared images a hint names."""
+
+
+def shared_images(dreams: list[DreamCard]) -> list[str]:
+    """The images that come back most in ``dreams`` (their motifs, most frequent first)."""
+    counted = Counter(motif for dream in dreams for motif in dream.motifs)
+    ranked = sorted(counted, key=lambda motif: (-counted[motif], motif))
+    return ranked[:LOOKED_FOR]
+
+
+def look_for(situation: Situation, pack: Pack) -> str:
+    """What to look for in the dreams of this step, in words (empty: nothing to read yet).
+
+    An investigator reads the images their own dreams share (Stage Two: today's dreams of
+    the group); the Ghost, the images of the card it must make someone find."""
+    view = situation.view
+    if view is None or (
+        view.state.phase is not Phase.INVESTIGATION
+        and situation.where
+        in (
+            Where.TABLE,
+            Where.STAGE_TWO,
+        )
+    ):
+        return ""
+    state = view.state
+    if situation.where is Where.GHOST and view.ghost is not None:
+        waiting = awaiting_dreams(state)
+        if state.stage is Stage.CULPRIT:
+            card = pack.investigator_card(view.ghost.column(view.ghost.culprit).character)
+        elif waiting and state.investigator(waiting[0]).seeking is not None:
+            seeking = state.investigator(waiting[0]).seeking
+            assert seeking is not None
+            card = pack.investigator_card(view.ghost.column(waiting[0]).card(seeking))
+        else:
+            return ""
+        shows = ", ".join(sorted(card.motifs)[:LOOKED_FOR])
+        return f"Look for dreams that show {card.name}: {shows}."
+    if situation.where is Where.STAGE_TWO and state.group_dreams:
+        today = shared_images([pack.dream(card) for card in state.group_dreams[-3:]])
+        return f"Today's dreams show {', '.join(today)}: which suspect, place and weapon fit?"
+    me = situation.me
+    if situation.where is Where.TABLE and me is not None and me.dreams and me.seeking:
+        mine = shared_images([pack.dream(card) for card in me.dreams])
+        return (
+            f"Your dreams keep showing {', '.join(mine)}: look for a "
+            f"{me.seeking.label} whose name or words have them (I reads a card in full)."
+        )
+    return ""
+
+
 class Coach:
     """The tutorial in progress: its chapter, and whether that chapter's end was told."""
 
-    def __init__(self, chapters: tuple[Chapter, ...] = CHAPTERS) -> None:
+    def __init__(self, chapters: tuple[Chapter, ...] = CHAPTERS, first: int = 1) -> None:
+        """``first``: the chapter to begin with (1: the first; a player who knows a part
+        skips to the one they want)."""
+        if not 1 <= first <= len(chapters):
+            raise ValueError(f"the tutorial has chapters 1 to {len(chapters)}, not {first}")
         self.chapters = chapters
-        self.index = 0
+        self.index = first - 1
         self._ending_told = False
 
     @property
@@ -149,7 +209,13 @@ class Coach:
     def next_chapter(self, app: CoachedApp) -> None:
         if self.last:
             return
-        self.index += 1
+        self.skip_to(app, self.index + 2)
+
+    def skip_to(self, app: DomicileApp, number: int) -> None:
+        """Go to chapter ``number`` (from 1) at once: its own table replaces this one."""
+        if not 1 <= number <= len(self.chapters) or number == self.index + 1:
+            return
+        self.index = number - 1
         self._ending_told = False
         door = app.door
         assert door is not None, "the tutorial's first table opened the door"

@@ -152,6 +152,11 @@ class GhostScreen(TableScreen):
     def watch_view(self, view: View | None) -> None:
         if view is None or view.ghost is None:
             return
+        if not self.query("#ghost-summary"):
+            # Not composed yet (a table that opens straight on the Ghost's screen, as the
+            # tutorial's second chapter can): shown once it is.
+            self.call_after_refresh(lambda: self.watch_view(self.view))
+            return
         state = view.state
         self.hand = keep_places(self.hand, view.ghost.hand)
         self.chosen = self.chosen & frozenset(view.ghost.hand)
@@ -173,9 +178,10 @@ class GhostScreen(TableScreen):
 
     def _show_target(self) -> None:
         view = self.view
-        if view is None or view.ghost is None:
-            return
-        detail = self.query_one("#target-detail", Static)
+        found = self.query("#target-detail")
+        if view is None or view.ghost is None or not found:
+            return  # (not composed yet: a table that opens straight on the Ghost's screen)
+        detail = found.first(Static)
         state = view.state
         if state.stage is Stage.CULPRIT:
             culprit = view.ghost.column(view.ghost.culprit)

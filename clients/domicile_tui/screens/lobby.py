@@ -169,6 +169,7 @@ class LobbyScreen(TableScreen):
         HelpKeys(("b",), "the browser seats' QR codes (a table hosted with --browser-seats)"),
         HelpKeys(("escape",), "leave the table"),
         HelpKeys(("l",), "learn to play: a guided first game (the table's first lobby)"),
+        HelpKeys(("1", "2", "3"), "in the tutorial's lobby: go to that chapter"),
     )
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "begin", "Start"),
@@ -177,6 +178,7 @@ class LobbyScreen(TableScreen):
         Binding("b", "browser_seats", "Browser seats"),
         Binding("escape", "leave", "Leave"),
         Binding("l", "learn", "Learn to play"),
+        *(Binding(str(n), f"chapter({n})", f"Tutorial chapter {n}", show=False) for n in (1, 2, 3)),
     ]
 
     def compose(self) -> ComposeResult:
@@ -216,7 +218,12 @@ class LobbyScreen(TableScreen):
         self.query_one("#lobby-rules", Static).update(rules)
         self.query_one("#lobby-join", Static).update(joining_lines(lobby))
         hint = self._hint(lobby)
-        if self._newcomer_welcome(lobby):
+        if self.table.tutorial is not None and not lobby.started:
+            hint += Content.styled(
+                "\nKnow a part already? 2: skip to the Ghost's give · 3: skip to Stage Two.",
+                "$text-muted",
+            )
+        elif self._newcomer_welcome(lobby):
             hint += Content.styled(
                 "\nNew to the game? L: learn to play, a guided first game (this table closes).",
                 "$text-muted",
@@ -237,6 +244,8 @@ class LobbyScreen(TableScreen):
             return lobby is not None and bool(lobby.browser_seats)
         if action == "learn":
             return self._newcomer_welcome(lobby)
+        if action == "chapter":
+            return self.table.tutorial is not None and lobby is not None and not lobby.started
         return True
 
     def _newcomer_welcome(self, lobby: LobbyInfo | None) -> bool:
@@ -314,6 +323,12 @@ class LobbyScreen(TableScreen):
 
     def action_learn(self) -> None:
         self.table.leave_to_learn()
+
+    def action_chapter(self, number: int) -> None:
+        """In the tutorial's lobby: go straight to chapter ``number``."""
+        coach = self.table.tutorial
+        if coach is not None:
+            coach.skip_to(self.table, number)
 
     def palette_commands(self) -> Iterable[SystemCommand]:
         lobby = self.lobby

@@ -16,13 +16,17 @@ if TYPE_CHECKING:
 LEAVE_KEYS = "Esc: leave"
 
 
-def hint_text(heading: str, step: Step) -> Content:
-    return Content.assemble(
+def hint_text(heading: str, step: Step, looking: str = "") -> Content:
+    """The hint: the chapter, the step's words, and what to look for in the dreams now."""
+    text = Content.assemble(
         ("✦ ", "$accent"),
         (heading, "bold $primary"),
         (f"  {LEAVE_KEYS}\n", "$text-muted"),
         step.text,
     )
+    if looking:
+        text += Content.styled(f"\n{looking}", "italic $secondary")
+    return text
 
 
 class HintBar(Static):
@@ -49,6 +53,10 @@ class HintBar(Static):
         situation = self.coach.situation(app, self.screen)
         if situation is None:
             return
+        from domicile_tui.coach import look_for
+
         self.step = self.coach.hint(situation)
-        self.update(hint_text(self.coach.heading(), self.step))
+        # (In the lobby there is nothing to read yet, and the card pack may still be loading.)
+        looking = look_for(situation, app.pack) if situation.view is not None else ""
+        self.update(hint_text(self.coach.heading(), self.step, looking))
         app.call_later(self.coach.seen, app, situation)
