@@ -143,6 +143,7 @@ async def at_the_end(pilot: Pilot[Any]) -> None:
     await pilot.press("enter")
     await wait_until(pilot, lambda: isinstance(app.screen, EndScreen))
     await wait_until(pilot, lambda: app.verification is not None)
+    await wait_until(pilot, lambda: app.kept is not None)  # the end screen says where
     assert view_of(app).state.phase is Phase.ENDED
     await settle(pilot)
 
