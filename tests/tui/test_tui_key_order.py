@@ -107,3 +107,22 @@ def record_actions(app: Any) -> list[Any]:
 
     session.act = recording
     return sent
+
+
+async def test_quitting_says_so_while_it_leaves_the_table() -> None:
+    app = make_app(plain_bots=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await begin(pilot)
+        session = app.session
+        assert session is not None
+        said: list[str] = []
+        close = session.close
+
+        async def closing() -> None:
+            said.append(app.status.text)  # what the status bar says while the table is left
+            await close()
+
+        session.close = closing  # type: ignore[method-assign]
+        await pilot.press("ctrl+q")  # an offline table quits at once
+        await wait_until(pilot, lambda: bool(said), what="the table left")
+        assert said == ["Quitting: leaving the table…"]

@@ -40,7 +40,8 @@ async def test_the_lobby_shows_its_table_while_the_door_opens_then_fills_in() ->
         await wait_until(pilot, lambda: app.lobby is not None, what="the table's lobby")
         await pilot.pause()
         assert rendered(title) == "☾ Hollowmere · lobby"
-        assert rendered(hint) == "Press Enter to light the candles and begin."
+        assert rendered(hint).startswith("Press Enter to light the candles and begin.\n")
+        assert "L: learn to play" in rendered(hint), "the first screen says how to learn"
         assert "Ada" in rendered(app.screen.query_one("#lobby-seats", Static))
 
 

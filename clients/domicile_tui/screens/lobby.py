@@ -249,11 +249,13 @@ class LobbyScreen(TableScreen):
         return True
 
     def _newcomer_welcome(self, lobby: LobbyInfo | None) -> bool:
-        """A table's first lobby, for a player who is not in the tutorial already: the
-        first screen ``domicile play`` shows, so the one that says how to learn the game."""
+        """A table's first lobby, of the player's own (offline, or hosted here), when not in
+        the tutorial already: the first screen ``domicile play`` shows, so the one that says
+        how to learn the game."""
         return (
             lobby is not None
             and lobby.game == 1
+            and (lobby.offline or lobby.can_start)  # a table of the player's own
             and not lobby.watching
             and not lobby.started
             and self.table.tutorial is None
