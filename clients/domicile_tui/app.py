@@ -412,6 +412,11 @@ class DomicileApp(App[None]):
         self.tutorial = coach
         self._take_seat(lambda door: coach.table(door, self.defaults.player_name), "the tutorial")
 
+    def tutorial_chapter(self, number: int) -> None:
+        """In the tutorial: go straight to chapter ``number``."""
+        if self.tutorial is not None:
+            self.tutorial.skip_to(self, number)
+
     def resume(self, unfinished: UnfinishedTable) -> None:
         """Bring back the unfinished table this laptop hosted (same code, seats and game)."""
         name = unfinished.stored.config.name
@@ -491,7 +496,7 @@ class DomicileApp(App[None]):
         self.chat = ()
         self.verification = None
         self._requests = asyncio.Queue()
-        self._deliver(session, self._requests)
+        self._send_in_order(session, self._requests)
         self._pump(session)
 
     @work(exclusive=True, group="session")
@@ -502,8 +507,8 @@ class DomicileApp(App[None]):
                 break
             self.receive(event)
 
-    @work(exclusive=True, group="deliver", exit_on_error=False)
-    async def _deliver(self, session: TableSession, requests: asyncio.Queue[Request]) -> None:
+    @work(exclusive=True, group="requests", exit_on_error=False)
+    async def _send_in_order(self, session: TableSession, requests: asyncio.Queue[Request]) -> None:
         """Send the player's requests one at a time, in the order they were made: an action
         goes once the one before it is acknowledged, so keys act in order however fast they
         come (Enter then L in one burst places the marker, then locks it)."""

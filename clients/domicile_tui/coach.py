@@ -76,6 +76,9 @@ class CoachedApp(Protocol):
     defaults: TableSettings
 
     @property
+    def pack(self) -> Pack: ...
+
+    @property
     def door(self) -> TableDoor | None: ...
     @property
     def session(self) -> TableSession | None: ...
@@ -211,7 +214,7 @@ class Coach:
             return
         self.skip_to(app, self.index + 2)
 
-    def skip_to(self, app: DomicileApp, number: int) -> None:
+    def skip_to(self, app: CoachedApp, number: int) -> None:
         """Go to chapter ``number`` (from 1) at once: its own table replaces this one."""
         if not 1 <= number <= len(self.chapters) or number == self.index + 1:
             return

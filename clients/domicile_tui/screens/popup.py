@@ -23,7 +23,7 @@ BUTTON_KEYS = frozenset({"enter", "space"})
 class HoldsKeys(Protocol):
     """The one thing a pop-up asks of the app (``DomicileApp.hold_keys``)."""
 
-    def hold_keys(self, keys: frozenset[str]) -> None: ...
+    def hold_keys(self, keys: frozenset[str], *, now: bool = False) -> None: ...
 
 
 class PopUp(ModalScreen[ResultT]):
@@ -44,5 +44,5 @@ class PopUp(ModalScreen[ResultT]):
     def close_by_itself(self, result: ResultT) -> None:
         """Close without a key (a séance that passes by itself): a closing key pressed just
         as it closes is still the dialog's."""
-        cast("DomicileApp", self.app).hold_keys(self.closing_keys(), now=True)
+        cast("HoldsKeys", self.app).hold_keys(self.closing_keys(), now=True)
         self.dismiss(result)

@@ -67,6 +67,10 @@ class Audience:
         """The connections watching ``table``, in the order they came."""
         return list(self._watching.get(table, ()))
 
+    def watchers(self, table: int) -> list[str]:
+        """The names the spectators of ``table`` gave, sorted (what the lobby says)."""
+        return sorted(self._watching.get(table, {}).values())
+
     def watch(self, table: int, connection: ConnectionId, name: str) -> int:
         """``connection`` watches ``table`` now; how many watch it."""
         watching = self._watching[table]
