@@ -167,7 +167,7 @@ EXPECTED: dict[tuple[str, str], Expect] = {
         *(name for name in names(app)),
         *markers(app),
     ],
-    ("Stage Two", "whether the group agrees"): lambda app: ["The accusation", "all agree"],
+    ("Stage Two", "whether the group agrees"): lambda app: ["The accusation", "unanimous"],
     ("End", "won or lost"): lambda app: ["T H E   G H O S T   I S"],
     ("End", "who the culprit was"): culprit,
     ("End", "whether every check passed"): lambda app: ["Every check passed"],

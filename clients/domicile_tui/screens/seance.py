@@ -178,6 +178,8 @@ class SeanceScreen(PopUp[None]):
         self._show()
 
     def _show(self) -> None:
+        if not self.query("#candles"):
+            return  # not composed yet (or already gone): on_mount shows it
         self.query_one("#candles", Static).update(self._candles())
         title = f"The séance of day {self.before.state.day}"
         self.query_one("#seance-title", Static).update(Content.styled(title, "bold $primary"))
