@@ -90,8 +90,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Final
 
-import msgspec
-
 from domicile_p2p.net.errors import WireError
 from domicile_p2p.net.sessions.audience import Audience
 from domicile_p2p.net.sessions.chat import ChatBudgets, chat_text
