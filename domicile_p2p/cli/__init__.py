@@ -206,9 +206,12 @@ def main(
         return EXIT_USAGE
     try:
         if getattr(args, "log", None) or getattr(args, "verbose", False):
-            from domicile_p2p.cli._diagnostics import start_logging
+            from domicile_p2p.cli._diagnostics import LogUnwritable, start_logging
 
-            start_logging(args)
+            try:
+                start_logging(args)
+            except LogUnwritable as exc:
+                raise CommandError(str(exc)) from None
         return int(handler(args))
     except CommandError as exc:
         print(f"domicile {args.command}: {inert(str(exc))}", file=sys.stderr)

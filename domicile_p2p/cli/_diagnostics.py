@@ -18,8 +18,6 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from domicile_p2p.cli import CommandError
-
 if TYPE_CHECKING:
     import logging
     from collections.abc import Mapping
@@ -27,6 +25,13 @@ if TYPE_CHECKING:
 LOGS_DIR = "logs"
 """Under the data dir: where ``--verbose`` without ``--log FILE`` writes ``COMMAND.log``."""
 STDERR = "-"
+
+
+class LogUnwritable(Exception):
+    """The log file asked for cannot be opened (the command says so in one line).
+
+    Its own type, not ``cli.CommandError``: the ``cli`` package imports this module
+    lazily, so this module imports nothing of ``cli``."""
 
 
 def log_path(args: argparse.Namespace) -> Path | None:
@@ -59,7 +64,7 @@ def start_logging(args: argparse.Namespace) -> None:
             path.parent.mkdir(parents=True, exist_ok=True)
             stream = path.open("a", encoding="utf-8")
         except OSError as error:
-            raise CommandError(f"cannot write the log {path}: {error.strerror or error}") from None
+            raise LogUnwritable(f"cannot write the log {path}: {error.strerror or error}") from None
     handler = logging.StreamHandler(stream)
     handler.setFormatter(_json_records())
     root = logging.getLogger()
