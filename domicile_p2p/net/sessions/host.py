@@ -41,41 +41,25 @@ A connection goes through these phases (``connection.py``)::
               every event, the relayed heads) and may Fetch; an Act, a Head or
               a Ready is refused (``spectator``) and counts as a refused message.
 
-A spectator knows the code (the same PAKE as a player's) but holds no key the
-transcript knows, so it can never act.  The events it gets are the ones every
-seat gets, and those hold no secret before the Ghost's reveal by construction
-(the commitments are salted): watching needs no secret-handling of its own.
-At most ``max_spectators`` watch one table; the one more is refused
-(``spectators-full``), and every spectator counts against the connection caps
-like any other connection.
-
 A table's game begins when its room says so (``room.py``: every seat held,
-the owner's start, or the lobby wait over).  In the lobby a person may take
-the seat of one of the host's bots: the bot's connection gets ``taken-over``
-(fatal) and the bot steps aside.  No client message can start a game: only
-the host's owner can, through :meth:`HostSession.start_table`.
-
-A table outlives its game: :meth:`HostSession.next_game` opens the lobby of
-its next one (a rematch, ``room.py``).  Every connection still seated stays,
-and is told with a new ``Seated`` (its table's ``game`` one higher, no
-events yet); the next genesis starts a new transcript.  Nothing starts that
-lobby's game until every seat is ready (``Ready``, a client message; bots
-always are) and the table's rule says so; but nobody can stall it: the
-owner's start goes without the people not ready, and ``ready_timeout``
-seconds after the lobby opened their seats are freed (each told why, with
-a fatal ``game-started``).
+the owner's start, or the lobby wait over); a person may take the seat of
+one of the host's bots in the lobby; a spectator watches without a seat; a
+table outlives its game (a rematch, :meth:`HostSession.next_game`):
+``lobby.py`` tells how.
 
 The host's parts, each sans I/O with its own tests: ``handshake.py`` (HELLO to
 SEATED or WATCHING: the PAKE, the confirmation, a resume, the handshake's
 deadline), with ``admission.py`` (connection caps, shedding, the join queue,
 PAKE failure counts); ``connection.py`` (a connection's state, how it is
-refused); ``audience.py`` (who holds each seat and who watches) and
-``fanout.py`` (what they get, in order); ``relay.py`` (heads relayed, lost
-events restored); ``deadlines.py`` (the setup's and the sand-glass's clocks)
-and ``lobby_clocks.py`` (the lobbies' wait and ready clocks); ``chat.py``
-(chat budgets); ``room.py`` (a table's seats and lobby), ``game.py`` (its
-game), ``guards/`` (deadlines and cross-checks).  This module keeps the
-connections' phases and composes the parts' answers into effects.
+refused); ``lobby.py`` (a seat taken, a spectator in, a seat left, ready, the
+owner's start, the next game, a rotation), with ``lobby_clocks.py`` (the
+lobbies' wait and ready clocks); ``audience.py`` (who holds each seat and who
+watches) and ``fanout.py`` (what they get, in order); ``relay.py`` (heads
+relayed, lost events restored); ``deadlines.py`` (the setup's and the
+sand-glass's clocks); ``chat.py`` (chat budgets); ``room.py`` (a table's seats
+and lobby), ``game.py`` (its game), ``guards/`` (deadlines and cross-checks).
+This module keeps the connections, hands each message to the part its phase
+calls for, and puts the parts' answers together into effects, in order.
 
 Whatever a connection sends, the worst it can do is lose its own
 connection: a frame the codec refuses, a message at the wrong moment or an
@@ -87,8 +71,8 @@ and every table carry on, and every refusal is logged.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Final
+from collections.abc import Callable, Iterable, Sequence
+from typing import Final
 
 from domicile_p2p.net.errors import WireError
 from domicile_p2p.net.sessions.audience import Audience
@@ -113,7 +97,7 @@ from domicile_p2p.net.sessions.handshake import Entry, Handshake, out_of_order
 
 # HostLimits lives with the other limits; adapters and tests import it from here too.
 from domicile_p2p.net.sessions.limits import HostLimits as HostLimits
-from domicile_p2p.net.sessions.lobby_clocks import LobbyClocks
+from domicile_p2p.net.sessions.lobby import Lobbies
 from domicile_p2p.net.sessions.relay import Relay
 from domicile_p2p.net.sessions.room import EventObject, Refusal, Room
 from domicile_p2p.net.wire import (
@@ -128,10 +112,7 @@ from domicile_p2p.net.wire import (
     Ready,
     Restore,
     Resume,
-    Seated,
-    Starts,
     Watch,
-    Watching,
 )
 from domicile_p2p.net.wire import event_frames as event_frames  # tests import it from here
 
@@ -164,7 +145,16 @@ class HostSession:
         """Who holds each seat and who watches, per table (``audience.py``)."""
         self._fan_out = FanOut(self._at_table, self.limits.ready_timeout)
         self._relay = Relay()
-        self._lobby_clocks = LobbyClocks(self.rooms.values(), self.limits.ready_timeout)
+        self._lobbies = Lobbies(
+            self.rooms,
+            connections=self._connections,
+            audience=self._at_table,
+            fan_out=self._fan_out,
+            refusals=self._refusals,
+            relay=self._relay,
+            limits=self.limits,
+            begin=self._begin,
+        )
         self._deadlines = GameDeadlines(self.rooms, self.limits.setup_timeout)
         self._chat = ChatBudgets(self.limits)
 
@@ -185,7 +175,7 @@ class HostSession:
     def next_deadline(self) -> float | None:
         clocks = [self._handshake.deadline(), self._deadlines.deadline()]
         pending = [clock for clock in clocks if clock is not None]
-        pending += self._lobby_clocks.deadlines()
+        pending += self._lobbies.clocks.deadlines()
         return min(pending, default=None)
 
     # ------------------------------------------------------------- inputs
@@ -206,14 +196,14 @@ class HostSession:
         self._connections[connection] = state
         if state.closing:
             return effects
-        return effects + self._watch_lobbies(now)
+        return effects + self._lobbies.watch(now)
 
     def receive(
         self, connection: ConnectionId, message: ClientMessage, now: float
     ) -> list[HostEffect]:
         effects = self._receive(connection, message, now)
         return (
-            effects + self._handshake.admit(now) + self._watch_lobbies(now) + self._watch_games(now)
+            effects + self._handshake.admit(now) + self._lobbies.watch(now) + self._watch_games(now)
         )
 
     def _receive(
@@ -249,7 +239,7 @@ class HostSession:
                         f"a spectator holds no seat: it cannot {_SEATS_ONLY[type(message)]}",
                     )
                 case Ready() if state.phase is Phase.SEATED:
-                    return self._ready(state, message, now)
+                    return self._lobbies.ready(state, message, now)
                 case _:
                     return self._bad(
                         state,
@@ -289,32 +279,11 @@ class HostSession:
             *self._handshake.left(state, now),
             *self._handshake.admit(now),
         ]
-        if state.phase is Phase.WATCHING and state.table is not None:
-            self._at_table.stop_watching(state.table, connection)
-            effects.append(Log("stopped-watching", {"table": state.table}))
-            room = self.rooms.get(state.table)
-            if room is not None:
-                effects += self._fan_out.lobby(room)  # one fewer watches
-            return effects
-        if state.table is None or state.seat is None:
-            return effects
-        if not self._at_table.leave(state.table, state.seat, connection):
-            return effects  # superseded earlier: the seat is someone else's connection now
-        room = self.rooms[state.table]
-        released = room.release(state.seat)
-        effects.append(
-            Log(
-                "leave",
-                {"table": state.table, "seat": state.seat, "seat_released": released},
-            )
-        )
-        effects.extend(self._fan_out.lobby(room))
-        effects.append(TableChanged(room.nameplate))
-        return effects
+        return effects + self._lobbies.leave(state)
 
     def tick(self, now: float) -> list[HostEffect]:
         effects = self._handshake.overdue(now) + self._handshake.admit(now)
-        return effects + self._watch_lobbies(now) + self._watch_games(now)
+        return effects + self._lobbies.watch(now) + self._watch_games(now)
 
     def shutdown(self) -> list[HostEffect]:
         """Tell every connection the host is going away (they will come back after a restart)."""
@@ -334,235 +303,35 @@ class HostSession:
     def _enter(
         self, state: Connection, entry: Entry | list[HostEffect], now: float
     ) -> list[HostEffect]:
-        """Seat (or let watch) the connection the handshake let in."""
+        """Seat (or let watch) the connection the handshake let in (``lobby.py``)."""
         if not isinstance(entry, Entry):
             return entry  # refused, or a resume whose key holds no seat
+        self._handshake.settled(state)
         if entry.seat is None:
-            return self._spectate(state, entry)
-        effects: list[HostEffect] = []
-        room, seat = entry.room, entry.seat
-        previous = self._at_table.holder(room.nameplate, seat)
-        if previous is not None and previous != state.id:
-            old = self._connections.get(previous)
-            if old is not None:
-                old.table = old.seat = None
-                if entry.displaced is not None:
-                    effects += self._fatal(
-                        old, ErrorCode.TAKEN_OVER, f"{entry.name} has taken this seat from its bot"
-                    )
-                else:
-                    effects += self._fatal(
-                        old, ErrorCode.SUPERSEDED, "you connected again from somewhere else"
-                    )
-        state.phase, state.table, state.seat = Phase.SEATED, room.nameplate, seat
-        self._handshake.settled(state)
-        self._at_table.sit(room.nameplate, seat, state.id)
-        held = len(room.game.events) if room.game is not None else 0
-        effects.append(
-            Log(
-                entry.how,
-                {
-                    "connection": state.id,
-                    "remote": state.remote,
-                    "table": room.nameplate,
-                    "seat": seat,
-                    "name": entry.name,
-                },
-            )
-        )
-        effects += self._relay.behind(room.nameplate, room.game, state.id, entry.have, seat)
-        effects.append(Send(state.id, Seated(room.nameplate, seat, held, room.games)))
-        effects += self._fan_out.catch_up(state.id, room, entry.have)
-        effects += self._fan_out.lobby(room)
-        effects.append(TableChanged(room.nameplate))
-        if room.may_start(now):
-            effects += self._begin(room)
-        return effects
+            return self._lobbies.spectate(state, entry)
+        return self._lobbies.seat(state, entry, now)
 
-    def _spectate(self, state: Connection, entry: Entry) -> list[HostEffect]:
-        """A spectator proved the code: it watches, or is refused when the table has enough."""
-        room = entry.room
-        watching = len(self._at_table.spectators(room.nameplate))
-        if watching >= self.limits.max_spectators:
-            return self._fatal(
-                state,
-                ErrorCode.SPECTATORS_FULL,
-                f"{watching} people already watch this table (at most "
-                f"{self.limits.max_spectators}); try again when one leaves",
-            )
-        state.phase, state.table = Phase.WATCHING, room.nameplate
-        self._handshake.settled(state)
-        watching = self._at_table.watch(room.nameplate, state.id, entry.name)
-        held = len(room.game.events) if room.game is not None else 0
-        return [
-            *self._relay.behind(room.nameplate, room.game, state.id, entry.have, None),
-            Log(
-                "watch",
-                {
-                    "connection": state.id,
-                    "remote": state.remote,
-                    "table": room.nameplate,
-                    "name": entry.name,
-                    "spectators": watching,
-                },
-            ),
-            Send(state.id, Watching(room.nameplate, held, room.games)),
-            *self._fan_out.catch_up(state.id, room, entry.have),
-            *self._fan_out.lobby(room),  # to it, and to everyone: one more watches
-        ]
-
-    # ------------------------------------------------------------- the lobby
+    # ------------------------------------------------------------- the lobby (``lobby.py``)
 
     def start_table(self, table: int, now: float, *, owner: int | None = None) -> list[HostEffect]:
-        """The host's owner says start: the game begins as soon as every seat is held.
-
-        Seats still held by bots are played by those bots.  In the lobby of a next game
-        the people not ready lose their seats (told why; the host fills them as it
-        fills any empty seat); the ``owner``'s own seat counts as ready (its start says
-        so).  :class:`Refusal` for an unknown table or one whose game has started.
-        """
-        room = self._room_named(table)
-        room.request_start()
-        if owner is not None and owner in room.holders and room.games > 1:
-            room.set_ready(owner, True)
-        effects: list[HostEffect] = [
-            Log("start-requested", {"table": table, "seats_free": room.seats_free})
-        ]
-        effects += self._unseat_not_ready(room, "the host's owner started the game without you")
-        if room.may_start(now):
-            effects += self._begin(room)
-        return effects + self._watch_games(now)
+        """The host's owner says start (:meth:`Lobbies.start`); :class:`Refusal` for an
+        unknown table or one whose game has started."""
+        return self._lobbies.start(table, now, owner=owner) + self._watch_games(now)
 
     def next_game(self, table: int, now: float) -> list[HostEffect]:
-        """Open the lobby of table ``table``'s next game, once its game is over (a rematch).
-
-        Everyone still connected keeps their seat and gets ``Seated`` for the next game;
-        the seats of those who left are free.  :class:`Refusal` for an unknown table
-        or one whose game is not over.
-        """
-        room = self._room_named(table)
-        previous = room.game.game_id if room.game is not None else None
-        freed = room.next_game(self.connected_seats(table))
-        if room.starts is Starts.WAIT:
-            self._lobby_clocks.wait(room)
-        room.open_lobby(now)
-        self._lobby_clocks.ready_clock(room, now)
+        """Open the lobby of table ``table``'s next game (:meth:`Lobbies.next_game`);
+        :class:`Refusal` for an unknown table or one whose game is not over."""
+        room, effects = self._lobbies.next_game(table, now)
         self._deadlines.published(table)
-        effects: list[HostEffect] = [
-            Log(
-                "next-game",
-                {"table": table, "game": room.games, "previous": previous, "freed": freed},
-            )
-        ]
-        # Every spectator stays and watches the next game too, from its lobby (each game
-        # a transcript of its own, from its genesis), before anything of it is sent.
-        effects += [
-            Send(connection, Watching(table, 0, room.games))
-            for connection in self._at_table.spectators(table)
-        ]
-        return effects + self._seats_moved(room, now) + self._watch_games(now)
+        return effects + self._lobbies.seats_moved(room, now) + self._watch_games(now)
 
     def rotate_seats(
         self, table: int, now: float, bot_name: Callable[[int], str] | None = None
     ) -> list[HostEffect]:
-        """The host's owner moves everyone round one seat in a lobby (the next Ghost is the
-        next seat's player; a bot takes ``bot_name`` of its new seat).  :class:`Refusal` for
-        an unknown table or a game under way."""
-        room = self._room_named(table)
-        moved = room.rotate(bot_name)
-        self._at_table.move(table, moved)
-        for connection in self._at_table.seated(table):
-            state = self._connections.get(connection)
-            if state is not None and state.seat is not None:
-                state.seat = moved[state.seat]
-        if room.games > 1:
-            # Nobody is ready after a rotation: a new deadline.
-            self._lobby_clocks.ready_clock(room, now)
-        effects: list[HostEffect] = [Log("seats-rotated", {"table": table})]
-        return effects + self._seats_moved(room, now) + self._watch_games(now)
-
-    def _room_named(self, table: int) -> Room:
-        room = self.rooms.get(table)
-        if room is None:
-            raise Refusal(ErrorCode.UNKNOWN_TABLE, f"this host has no table {table}")
-        return room
-
-    def _seats_moved(self, room: Room, now: float) -> list[HostEffect]:
-        """Tell every seated connection where it sits now, in the lobby of ``room``'s game."""
-        effects: list[HostEffect] = [
-            Send(connection, Seated(room.nameplate, seat, 0, room.games))
-            for seat, connection in self._at_table.holders(room.nameplate)
-        ]
-        effects += self._fan_out.lobby(room)
-        effects.append(TableChanged(room.nameplate))
-        if room.may_start(now):
-            effects += self._begin(room)
-        return effects
-
-    def _ready(self, state: Connection, message: Ready, now: float) -> list[HostEffect]:
-        assert state.table is not None and state.seat is not None
-        room = self.rooms[state.table]
-        try:
-            room.set_ready(state.seat, message.ready)
-        except Refusal as refusal:
-            return self._bad(state, refusal.code, str(refusal))
-        state.bad_frames = 0
-        effects: list[HostEffect] = [
-            Log("ready", {"table": room.nameplate, "seat": state.seat, "ready": message.ready})
-        ]
-        effects += self._fan_out.lobby(room)
-        if room.may_start(now):
-            effects += self._begin(room)
-        return effects
-
-    def _watch_lobbies(self, now: float) -> list[HostEffect]:
-        """Open every lobby's clock (at the first input); start the ``wait`` tables now due.
-
-        Per input this looks only at the ``wait`` lobbies: a table of any other rule
-        starts when its seats change (``_enter``) or its owner says so (``start_table``).
-        """
-        self._lobby_clocks.open(now)
-        effects: list[HostEffect] = []
-        for room in self._lobby_clocks.ready_over(now):
-            timeout = self.limits.ready_timeout
-            effects += self._unseat_not_ready(
-                room, f"you were not ready within {timeout:g} s: your seat is free"
-            )
-            if room.may_start(now):
-                effects += self._begin(room)
-        for room in self._lobby_clocks.waiting():
-            if room.may_start(now):
-                effects += self._begin(room)
-        return effects
-
-    def _unseat_not_ready(self, room: Room, why: str) -> list[HostEffect]:
-        """Free the seat of every person not ready in the lobby of ``room``'s next game (the
-        owner starts without them, or their time ran out).  Each is told why, with
-        ``game-started`` (fatal): the seats are being fixed without them, and they may
-        watch the game instead (their client offers it) or go."""
-        if room.game is not None or room.games == 1:
-            return []
-        effects: list[HostEffect] = []
-        for seat in room.not_ready():
-            holder = room.holders[seat]
-            room.release(seat)
-            effects.append(
-                Log(
-                    "unseated",
-                    {"table": room.nameplate, "seat": seat, "name": holder.name, "reason": why},
-                )
-            )
-            connection = self._at_table.unseat(room.nameplate, seat)
-            state = None if connection is None else self._connections.get(connection)
-            if state is not None and not state.closing:
-                state.table = state.seat = None
-                effects += self._fatal(
-                    state, ErrorCode.GAME_STARTED, f"{why} (you were not ready); you may watch it"
-                )
-        if effects:
-            effects += self._fan_out.lobby(room)
-            effects.append(TableChanged(room.nameplate))
-        return effects
+        """The host's owner moves everyone round one seat in a lobby (:meth:`Lobbies.rotate`;
+        a bot takes ``bot_name`` of its new seat); :class:`Refusal` for an unknown table or
+        a game under way."""
+        return self._lobbies.rotate(table, now, bot_name) + self._watch_games(now)
 
     # ------------------------------------------------------------- play
 
@@ -572,7 +341,7 @@ class HostSession:
         except Exception as exc:  # a bug: nothing a guest sends makes a start fail
             return self._set_aside(room, "start", exc)
         assert room.game is not None
-        self._lobby_clocks.stop(room.nameplate)
+        self._lobbies.clocks.stop(room.nameplate)
         effects: list[HostEffect] = [
             Log(
                 "game-started",
@@ -684,7 +453,7 @@ class HostSession:
         its players and spectators are told and let go; no other table is touched."""
         nameplate = room.nameplate
         room.out_of_order = f"could not {doing} this table's game ({type(error).__name__}: {error})"
-        self._lobby_clocks.stop(nameplate)
+        self._lobbies.clocks.stop(nameplate)
         self._deadlines.forget(nameplate)
         effects: list[HostEffect] = [
             Log(
@@ -718,8 +487,3 @@ _SEATS_ONLY: Final[dict[type, str]] = {
     Ready: "say it is ready for a game",
 }
 """What a spectator cannot do, by the message it tried it with."""
-
-
-def summary(effects: Iterable[HostEffect]) -> list[Mapping[str, Any]]:
-    """The log records among ``effects`` (handy for tests and debugging)."""
-    return [{"event": e.event, **e.fields} for e in effects if isinstance(e, Log)]
