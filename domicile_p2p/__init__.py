@@ -8,7 +8,7 @@ The package is layered from the inside out (docs/ARCHITECTURE.md, section 1 "Lay
 - ``bots``      policies that play any seat from what that seat may see
 - ``sim``       bot-only games in bulk: win rates per difficulty
 - ``identity``  Ed25519 identity keys in the user data dir
-- ``transcript`` the signed, hash-chained game log: Table, Replica, agents, verify
+- ``transcript`` the signed, hash-chained game log: GameTable, Replica, agents, verify
 - ``net``       LAN play: TLS host, join codes, discovery, sessions, network bots
 - ``cli``       the ``domicile`` command
 """

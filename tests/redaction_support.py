@@ -39,7 +39,7 @@ def secrets_of(events: tuple[Event, ...]) -> dict[str, object]:
         "openings": slot_openings(key, setup),
         "opened": {o.slot: o.seq for o in ledger.openings},
         "decks": [setup.deck, *reshuffled],
-        "game_id": replica.table.game_id,
+        "game_id": replica.table_setup.game_id,
         "commits": ledger.slot_commits,
     }
 

@@ -49,9 +49,11 @@ def test_a_profile_ranks_cpu_by_category_and_by_function(tmp_path: Path) -> None
     raw.write_text(
         "main (domicile_p2p/cli/__init__.py:5);run (asyncio/base_events.py:9);"
         "select (selectors.py:468) 50\n"
-        "main (domicile_p2p/cli/__init__.py:5);Table.submit (domicile_p2p/transcript/table.py:1);"
+        "main (domicile_p2p/cli/__init__.py:5);"
+        "GameTable.submit (domicile_p2p/transcript/table.py:1);"
         "PublicKey.verifies (domicile_p2p/identity.py:86) 30\n"
-        "main (domicile_p2p/cli/__init__.py:5);Table.submit (domicile_p2p/transcript/table.py:2);"
+        "main (domicile_p2p/cli/__init__.py:5);"
+        "GameTable.submit (domicile_p2p/transcript/table.py:2);"
         "Identity.sign (domicile_p2p/identity.py:128) 10\n"
         "main (domicile_p2p/cli/__init__.py:5);write (asyncio/selector_events.py:1) 10\n"
         "_worker (concurrent/futures/thread.py:81) 400\n"
@@ -72,5 +74,5 @@ def test_a_profile_ranks_cpu_by_category_and_by_function(tmp_path: Path) -> None
         "write (asyncio/selector_events.py)",
     ]
     # Line numbers merged, entry points left out: the submit is under 80 % of the CPU.
-    assert profile.host_inclusive["Table.submit (domicile_p2p/transcript/table.py)"] == 0.8
+    assert profile.host_inclusive["GameTable.submit (domicile_p2p/transcript/table.py)"] == 0.8
     assert not any("cli/" in name for name in profile.host_inclusive)

@@ -13,7 +13,7 @@ from domicile_p2p.net.sessions.room import Refusal, seat_name_allowed
 from domicile_p2p.packs import load_default_pack
 from domicile_p2p.rules import MAX_NAME_LENGTH, Difficulty
 from domicile_p2p.text import inert, is_inert
-from domicile_p2p.transcript import HostMisuse, Table, make_genesis
+from domicile_p2p.transcript import GameTable, HostMisuse, make_genesis
 from domicile_p2p.transcript.errors import MalformedEvent
 from domicile_p2p.transcript.names import name_problem
 from domicile_p2p.transcript.packref import card_lists
@@ -35,7 +35,7 @@ def _genesis_takes(name: str) -> bool:
             pack_hash=PACK.content_hash,
             cards=CARDS,
         )
-        Table.open(HOST, genesis)
+        GameTable.open(HOST, genesis)
     except (HostMisuse, MalformedEvent):
         return False
     return True

@@ -81,9 +81,9 @@ def test_the_ghosts_events_name_only_cards_that_are_public(game: tuple[object, .
     events = _events(game)
     replica = Replica.from_events(events)
     investigator_cards = (
-        set(replica.table.genesis.cards.character)
-        | set(replica.table.genesis.cards.location)
-        | set(replica.table.genesis.cards.item)
+        set(replica.table_setup.genesis.cards.character)
+        | set(replica.table_setup.genesis.cards.location)
+        | set(replica.table_setup.genesis.cards.item)
     )
     opened_cards = {o.card for o in replica.ledger.openings}
     for event in events[:-1]:

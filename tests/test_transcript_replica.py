@@ -171,7 +171,7 @@ def test_a_crashed_ghost_comes_back_from_its_seed_and_the_events(tmp_path) -> No
     game = Game(55).setup()
     game.play(game.oracles(frozenset({1, 2})), until=lambda g: g.state.day == 3)
     path = tmp_path / "log.jsonl"
-    write_transcript(path, game.table.events)
+    write_transcript(path, game.game_table.events)
     events = parse_transcript(path.read_bytes())
     back = GhostAgent.restore(game.keys.identities[GHOST], game.ghost.seed, events)
     assert back.state == game.ghost.state
@@ -186,7 +186,7 @@ def test_an_investigator_comes_back_with_its_entropy() -> None:
     for agent in game.agents:
         game.send(agent.commit_entropy())
     entropy = game.agents[0].entropy
-    back = InvestigatorAgent.restore(game.keys.identities[1], 1, entropy, game.table.events)
+    back = InvestigatorAgent.restore(game.keys.identities[1], 1, entropy, game.game_table.events)
     game.send(back.reveal_entropy())
     lost = InvestigatorAgent(game.keys.identities[2], 2, game.replica, bytes(32))
     with pytest.raises(AgentMisuse, match="lost entropy"):

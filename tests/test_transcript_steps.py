@@ -75,14 +75,14 @@ def test_each_setup_step_is_owed_until_sent_then_neither_owed_nor_accepted() -> 
 
 def test_after_an_abort_before_any_move_nothing_is_owed_yet_a_reveal_may_follow() -> None:
     game = Game(62).setup()
-    game.table.abort("the host had to leave")
-    game.replica.receive(game.table.events[-1])
+    game.game_table.abort("the host had to leave")
+    game.replica.receive(game.game_table.events[-1])
     ledger = game.ledger
     assert ledger.step is Step.ABORTED and not ledger.played
     # Before the table, the ledger said the Ghost was awaited here while the network said the
     # game was over: a Ghost's client could send a reveal after the host had archived the game.
     assert ledger.awaiting() == () and ledger.owed(GHOST) is None
-    assert ledger.over and game.table.over
+    assert ledger.over and game.game_table.over
     assert game.ghost.owed() is None
     # The spec still lets the Ghost reveal a seed it committed to: the table accepts it.
     assert ledger.accepts(Kind.REVEAL, GHOST)
@@ -93,8 +93,8 @@ def test_after_an_abort_before_any_move_nothing_is_owed_yet_a_reveal_may_follow(
 def test_after_an_abort_during_play_the_ghost_owes_its_reveal_until_it_is_made() -> None:
     game = Game(63).setup()
     game.play(game.oracles(frozenset({1})), until=lambda g: g.state.day == 2)
-    game.table.abort("the host had to leave")
-    game.replica.receive(game.table.events[-1])
+    game.game_table.abort("the host had to leave")
+    game.replica.receive(game.game_table.events[-1])
     assert game.ledger.played
     assert game.ledger.awaiting() == (GHOST,) and not game.ledger.over
     reveal = game.ghost.owed()
@@ -106,7 +106,7 @@ def test_after_an_abort_during_play_the_ghost_owes_its_reveal_until_it_is_made()
 def test_the_ghost_agent_does_not_sign_a_reveal_of_a_seed_it_never_committed_to() -> None:
     game = Game(64)
     game.send(game.agents[0].commit_entropy())
-    event = game.table.abort_stalled()
+    event = game.game_table.abort_stalled()
     game.replica.receive(event)
     assert event.body.seats == (GHOST, 2)  # type: ignore[attr-defined]
     assert game.ledger.over and not game.ledger.accepts(Kind.REVEAL, GHOST)
@@ -115,7 +115,7 @@ def test_the_ghost_agent_does_not_sign_a_reveal_of_a_seed_it_never_committed_to(
         game.ghost.reveal()
     forged = game.ghost.sign(Kind.REVEAL, RevealBody(game.ghost.seed.hex()))
     with pytest.raises(Rejected) as caught:
-        game.table.submit(forged)
+        game.game_table.submit(forged)
     assert caught.value.check is Check.EVENT_ORDER
 
 

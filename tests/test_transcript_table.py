@@ -11,12 +11,12 @@ from domicile_p2p.identity import Identity
 from domicile_p2p.rules import GHOST, Place
 from domicile_p2p.transcript import (
     Check,
+    GameTable,
     HostMisuse,
     Kind,
     Rejected,
     SignedAction,
     Step,
-    Table,
     Violation,
 )
 from domicile_p2p.transcript.schema import (
@@ -32,32 +32,32 @@ from domicile_p2p.transcript.schema import (
 
 
 def refused(game: Game, action: SignedAction, check: Check, seat: int | None) -> Rejected:
-    before = (game.table.events, game.table.head)
+    before = (game.game_table.events, game.game_table.head)
     with pytest.raises(Rejected) as caught:
-        game.table.submit(action)
+        game.game_table.submit(action)
     assert caught.value.check is check, caught.value
     assert caught.value.seat == seat
-    assert (game.table.events, game.table.head) == before
+    assert (game.game_table.events, game.game_table.head) == before
     return caught.value
 
 
 def test_the_setup_runs_in_protocol_order_and_the_host_deals() -> None:
     game = Game(40)
-    assert game.table.step is Step.COMMITMENTS
-    assert game.table.awaiting() == (0, 1, 2)
+    assert game.game_table.step is Step.COMMITMENTS
+    assert game.game_table.awaiting() == (0, 1, 2)
     game.send(game.agents[1].commit_entropy())
     game.send(game.ghost.commit())
-    assert game.table.awaiting() == (1,)
+    assert game.game_table.awaiting() == (1,)
     game.send(game.agents[0].commit_entropy())
-    assert game.table.step is Step.REVEALS
+    assert game.game_table.step is Step.REVEALS
     game.send(game.agents[1].reveal_entropy())
     events = game.send(game.agents[0].reveal_entropy())
     assert [e.kind for e in events] == [Kind.ENTROPY_REVEAL, Kind.DEAL]
-    assert game.table.step is Step.SLOT_COMMITMENTS
-    assert game.table.awaiting() == (GHOST,)
+    assert game.game_table.step is Step.SLOT_COMMITMENTS
+    assert game.game_table.awaiting() == (GHOST,)
     game.send(game.ghost.commit_slots())
-    assert game.table.step is Step.PLAY
-    assert game.replica.head == game.table.head
+    assert game.game_table.step is Step.PLAY
+    assert game.replica.head == game.game_table.head
 
 
 def test_a_signature_by_another_key_is_refused() -> None:
@@ -91,7 +91,7 @@ def test_an_unknown_seat_is_refused() -> None:
     game = Game(41)
     stranger = SignedAction.create(
         game.keys.identities[0],
-        game=game.table.game_id,
+        game=game.game_table.game_id,
         seat=5,
         counter=1,
         kind=Kind.GHOST_COMMIT,
@@ -184,13 +184,13 @@ def test_a_correct_verdict_with_a_bad_opening_is_refused() -> None:
 def test_the_game_over_statement_follows_the_last_move() -> None:
     game = Game(46).setup()
     game.play(game.oracles(frozenset({1, 2, 3, 4})))
-    assert game.table.events[-1].kind is Kind.GAME_OVER
-    assert game.table.step is Step.REVEAL
-    assert game.table.awaiting() == (GHOST,)
+    assert game.game_table.events[-1].kind is Kind.GAME_OVER
+    assert game.game_table.step is Step.REVEAL
+    assert game.game_table.awaiting() == (GHOST,)
     game.finish()
-    assert game.table.step is Step.FINISHED
+    assert game.game_table.step is Step.FINISHED
     with pytest.raises(HostMisuse):
-        game.table.abort("too late")
+        game.game_table.abort("too late")
 
 
 def test_a_wrong_seed_is_refused_and_the_right_one_accepted() -> None:
@@ -212,8 +212,8 @@ def test_a_reveal_that_proves_cheating_is_kept_as_the_proof() -> None:
     lie = SeanceBody(tuple(VerdictBody(s, False, None) for s in game.state.active_seats))
     game.send(game.ghost.sign(Kind.SEANCE, lie))
     game.finish()
-    assert game.table.events[-1].kind is Kind.REVEAL
-    cheat = game.table.ledger.cheat
+    assert game.game_table.events[-1].kind is Kind.REVEAL
+    cheat = game.game_table.ledger.cheat
     assert cheat is not None and cheat.check is Check.VERDICTS
     assert isinstance(game.proof, Violation) and game.proof.party == "ghost"  # type: ignore[attr-defined]
 
@@ -224,29 +224,29 @@ def test_abort_stalled_names_the_seats_that_did_not_reveal() -> None:
     for agent in game.agents:
         game.send(agent.commit_entropy())
     game.send(game.agents[0].reveal_entropy())
-    event = game.table.abort_stalled()
+    event = game.game_table.abort_stalled()
     assert event.kind is Kind.ABORT
     assert event.body.seats == (2,)  # type: ignore[attr-defined]
     assert "seat 2 (Bot 2) did not reveal its entropy" in event.body.reason  # type: ignore[attr-defined]
-    assert game.table.step is Step.ABORTED
+    assert game.game_table.step is Step.ABORTED
     refused(game, game.agents[1].reveal_entropy(), Check.EVENT_ORDER, 2)
     with pytest.raises(HostMisuse):
-        game.table.abort_stalled()
+        game.game_table.abort_stalled()
 
 
 def test_abort_stalled_needs_someone_to_wait_for() -> None:
     game = Game(47).setup()
     with pytest.raises(HostMisuse):
-        game.table.abort_stalled()
+        game.game_table.abort_stalled()
 
 
 def test_the_table_takes_bytes_and_json_objects() -> None:
     game = Game(48)
-    game.table.submit(game.ghost.commit().to_json())
-    game.table.submit(dict(game.agents[0].commit_entropy().value))
-    assert len(game.table.events) == 3
+    game.game_table.submit(game.ghost.commit().to_json())
+    game.game_table.submit(dict(game.agents[0].commit_entropy().value))
+    assert len(game.game_table.events) == 3
     with pytest.raises(Rejected) as caught:
-        game.table.submit(b"{}")
+        game.game_table.submit(b"{}")
     assert caught.value.check is Check.FORMAT and caught.value.seat is None
 
 
@@ -254,27 +254,27 @@ def test_a_resumed_table_continues_the_same_chain() -> None:
     events = honest_game(1, 2)
     host = Game(1).keys.host
     cut = 25
-    resumed = Table.resume(host, events[:cut])
+    resumed = GameTable.resume(host, events[:cut])
     assert resumed.head == events[cut - 1].link().hex()
     assert resumed.next_seq == cut
     assert resumed.step is Step.PLAY
     game = Game(1)
     with pytest.raises(HostMisuse):
-        Table.resume(game.keys.identities[1], events[:cut])
+        GameTable.resume(game.keys.identities[1], events[:cut])
 
 
 def test_resume_refuses_a_tampered_log() -> None:
     events = list(honest_game(1, 2)[:20])
     events[10] = replace(events[10], host_sig="00" * 64)
     with pytest.raises(Violation) as caught:
-        Table.resume(Game(1).keys.host, events)
+        GameTable.resume(Game(1).keys.host, events)
     assert caught.value.seq == 10 and caught.value.check is Check.HOST_SIGNATURES
 
 
 def test_a_table_needs_its_own_host_key() -> None:
     game = Game(49)
     with pytest.raises(HostMisuse):
-        Table(game.keys.identities[0], game.table.events[0])
+        GameTable(game.keys.identities[0], game.game_table.events[0])
 
 
 def test_an_investigator_agent_refuses_moves_of_other_seats() -> None:
@@ -292,8 +292,8 @@ def test_a_finished_log_whose_reveal_proves_a_cheat_resumes() -> None:
     lie = SeanceBody(tuple(VerdictBody(s, False, None) for s in game.state.active_seats))
     game.send(game.ghost.sign(Kind.SEANCE, lie))
     game.finish()
-    resumed = Table.resume(game.keys.host, game.table.events)
+    resumed = GameTable.resume(game.keys.host, game.game_table.events)
     assert resumed.step is Step.FINISHED
     assert resumed.ledger.cheat is not None
     with pytest.raises(HostMisuse):
-        Table.resume(game.keys.host, [])
+        GameTable.resume(game.keys.host, [])

@@ -550,7 +550,7 @@ def test_a_culprit_the_seed_did_not_choose_is_caught_at_the_reveal() -> None:
         real = game.secrets.column(game.secrets.culprit).character
         game.fake = next(c.character for c in game.secrets.columns if c.character != real)  # type: ignore[attr-defined]
         salt = bytes(32)
-        commit = slot_commitment(game.replica.table.game_id, "culprit", salt, game.fake)  # type: ignore[attr-defined]
+        commit = slot_commitment(game.replica.table_setup.game_id, "culprit", salt, game.fake)  # type: ignore[attr-defined]
         game.ghost.resync()
         return game.ghost.sign(
             Kind.SLOT_COMMITS, SlotCommitsBody(honest.body.columns, commit.hex())
@@ -695,8 +695,8 @@ def test_an_aborted_setup_is_valid_and_says_so() -> None:
     game = Game(30)
     game.send(game.ghost.commit())
     game.send(game.agents[0].commit_entropy())
-    game.table.abort_stalled()
-    report = verify(encode_transcript(game.table.events))
+    game.game_table.abort_stalled()
+    report = verify(encode_transcript(game.game_table.events))
     assert report.valid, report.summary
     assert report.outcome == "aborted"
     assert "seat 2" in report.summary
@@ -705,12 +705,12 @@ def test_an_aborted_setup_is_valid_and_says_so() -> None:
 def test_a_game_aborted_mid_play_needs_the_ghosts_reveal() -> None:
     game = Game(31).setup()
     game.play(game.oracles(frozenset({1})), until=lambda g: g.state.day == 3)
-    game.table.abort("the investigators went home")
-    without = verify(encode_transcript(game.table.events))
-    assert_fails(without, Check.COMPLETE, len(game.table.events) - 1, "ghost")
-    game.replica.receive(game.table.events[-1])
+    game.game_table.abort("the investigators went home")
+    without = verify(encode_transcript(game.game_table.events))
+    assert_fails(without, Check.COMPLETE, len(game.game_table.events) - 1, "ghost")
+    game.replica.receive(game.game_table.events[-1])
     game.send(game.ghost.reveal())
-    report = verify(encode_transcript(game.table.events))
+    report = verify(encode_transcript(game.game_table.events))
     assert report.valid, report.summary
     assert report.outcome == "aborted"
 
@@ -837,7 +837,7 @@ def test_a_setup_step_taken_twice_is_out_of_order(kind: Kind) -> None:
 def test_an_abort_naming_a_seat_of_another_table_is_out_of_order() -> None:
     game = Game(33)
     game.send(game.ghost.commit())
-    entries = entries_of(game.table.events)
+    entries = entries_of(game.game_table.events)
     entries.append(Entry(Kind.ABORT, AbortBody("nobody came", (5,))))
     events = reseal(entries, 33, 2)
     assert_fails(verify(encode_transcript(events)), Check.EVENT_ORDER, len(events) - 1, "host")
@@ -850,10 +850,10 @@ def test_an_abort_after_the_deal_and_the_ghosts_reveal_is_valid() -> None:
         game.send(agent.commit_entropy())
     for agent in game.agents:
         game.send(agent.reveal_entropy())
-    game.table.abort_stalled()
-    game.replica.receive(game.table.events[-1])
+    game.game_table.abort_stalled()
+    game.replica.receive(game.game_table.events[-1])
     game.send(game.ghost.reveal())
-    report = verify(encode_transcript(game.table.events))
+    report = verify(encode_transcript(game.game_table.events))
     assert report.valid, report.summary
     assert {c.name for c in report.checks} >= {Check.GHOST_SEED.value, Check.DEAL.value}
 

@@ -174,10 +174,10 @@ def test_a_batch_answers_in_order_whichever_thread_checked() -> None:
     data = transcript(events)
     report = verify(data)
     assert report.replica is not None
-    table = report.replica.table
-    game_id = table.game_id
+    table_setup = report.replica.table_setup
+    game_id = table_setup.game_id
     checks = [
-        (table.host_key, bytes.fromhex(event.host_sig), event.host_message(game_id))
+        (table_setup.host_key, bytes.fromhex(event.host_sig), event.host_message(game_id))
         for event in events
     ]
     wrong = {1, CHUNK, 3 * CHUNK + 2, len(checks) - 1}

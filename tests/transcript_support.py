@@ -3,7 +3,7 @@
 Self-play derives every key from its seed, so a test can play an honest
 game, then change any event and sign it again as a cheating host or Ghost
 would (``protocol_tools.forge``).  :class:`Game` plays step by step
-on the real :class:`Table`, so a scenario can let a Ghost lie through the
+on the real :class:`GameTable`, so a scenario can let a Ghost lie through the
 table where the table cannot tell (a false "wrong", a card not in its hand).
 A small synthetic card set keeps games short and makes the dream deck run
 out, so reshuffles happen.
@@ -40,11 +40,11 @@ from domicile_p2p.rules import (
 )
 from domicile_p2p.transcript import (
     Event,
+    GameTable,
     GhostAgent,
     InvestigatorAgent,
     Replica,
     SignedAction,
-    Table,
     Violation,
     make_genesis,
 )
@@ -180,7 +180,7 @@ class Game:
     difficulty: Difficulty = Difficulty.EASY
     ghost_seed: bytes | None = None
     timer: int | None = None
-    table: Table = field(init=False)
+    game_table: GameTable = field(init=False)
     replica: Replica = field(init=False)
     ghost: GhostAgent = field(init=False)
     agents: list[InvestigatorAgent] = field(init=False)
@@ -202,8 +202,8 @@ class Game:
             cards=CARDS,
             timer=self.timer,
         )
-        self.table = Table.open(self.keys.host, genesis)
-        self.replica = Replica(self.table.events[0])
+        self.game_table = GameTable.open(self.keys.host, genesis)
+        self.replica = Replica(self.game_table.events[0])
         self.ghost = GhostAgent(
             self.keys.identities[GHOST], self.replica, self.ghost_seed or seeds.ghost_seed
         )
@@ -214,7 +214,7 @@ class Game:
 
     @property
     def events(self) -> tuple[Event, ...]:
-        return self.table.events
+        return self.game_table.events
 
     @property
     def state(self) -> GameState:
@@ -223,14 +223,14 @@ class Game:
         return state
 
     def send(self, action: SignedAction) -> tuple[Event, ...]:
-        events = self.table.submit(action)
+        events = self.game_table.submit(action)
         for event in events:
             self.replica.receive(event)
         return events
 
     def time_up(self) -> Event:
         """The host calls time (its sand-glass ran out); every peer receives the statement."""
-        event = self.table.time_up()
+        event = self.game_table.time_up()
         self.replica.receive(event)
         return event
 

@@ -106,7 +106,7 @@ def floor_work(network: FakeNetwork, frames: list[tuple[int, str]]) -> int:
     action's signature verified, and an event of the table signed once per action."""
     room = next(iter(network.host.rooms.values()))
     assert room.game is not None
-    keys = room.game.table.table.seat_keys
+    keys = room.game.game_table.table_setup.seat_keys
     actions = [SignedAction.from_value(dict(decode_client(f).action)) for _, f in frames]  # type: ignore[union-attr]
     checks = [
         (Ed25519PublicKey.from_public_bytes(keys[a.seat].raw), bytes.fromhex(a.sig), a.message())

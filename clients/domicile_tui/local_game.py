@@ -1,7 +1,7 @@
 """A whole table in this process, through the real protocol (sans I/O).
 
 :class:`LocalGame` is what the offline table runs: the host's
-:class:`~domicile_p2p.transcript.Table` orders every action, one signing
+:class:`~domicile_p2p.transcript.GameTable` orders every action, one signing
 agent per seat signs it, and a :class:`~domicile_p2p.transcript.Replica` (the
 player's own checked copy, as on the network) checks every event before
 anyone sees it.  The bots read the game from the same replica through their
@@ -122,8 +122,8 @@ class LocalGame:
             ghost_seed=seeds.ghost_seed if seeds is not None else None,
             entropy=seeds.entropy if seeds is not None else lambda _seat: None,
         )
-        self.table, self.replica, self.ghost = (
-            self.local.table,
+        self.game_table, self.replica, self.ghost = (
+            self.local.game_table,
             self.local.replica,
             self.local.ghost,
         )
@@ -250,11 +250,11 @@ class LocalGame:
 
     def verification(self) -> Verification:
         """The whole transcript, verified from scratch as ``domicile verify`` would."""
-        report = verify(list(self.table.events), pack=PackIdentity.of(self.pack))
+        report = verify(list(self.game_table.events), pack=PackIdentity.of(self.pack))
         return verification_of(report)
 
     def export(self, path: Path) -> Path:
-        write_transcript(path, self.table.events)
+        write_transcript(path, self.game_table.events)
         return path
 
     def keep(self, directory: Path) -> Path:

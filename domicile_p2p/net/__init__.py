@@ -19,7 +19,7 @@ I/O); each layer imports only the ones below it (import-linter contracts in
 ``sessions/``  the protocol, sans I/O: messages and a ``now`` in, effects out
     ``host``, ``peer``  :class:`HostSession` and :class:`PeerSession` (theory of operation there)
     ``effects``     what a session asks its adapter to do
-    ``room``, ``game``  a table's seats and start; its game (the transcript's ``Table``)
+    ``room``, ``game``  a table's seats and start; its game (the transcript's ``GameTable``)
     ``seat``        a player's checked replica and agent
     ``limits``      rate limits (floods, wrong codes)
     ``guards/``     the protections against a dishonest party, each its own small machine:

@@ -9,7 +9,7 @@ Layers, from the inside out:
 - ``chain``    the hash chain, the host's and the players' signatures, the counters
 - ``reveal``   the end: the Ghost's seed opens everything, the game is replayed with secrets
 - ``replica``  a peer's checked copy (``Replica.receive``)
-- ``table``    the host's authority (``Table.submit``)
+- ``table``    the host's authority (``GameTable.submit``)
 - ``agents``   a seat's side: ``InvestigatorAgent``, ``GhostAgent``
 - ``verify``   the offline verifier behind ``domicile verify``
 - ``files``    transcript files (JSON Lines)
@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from domicile_p2p.transcript.ledger import Ledger, Step, TableSetup
     from domicile_p2p.transcript.replica import Replica, replay_public, replay_secret
     from domicile_p2p.transcript.schema import PROTOCOL_VERSION, CardLists, GenesisBody, Kind
-    from domicile_p2p.transcript.table import Table, make_genesis
+    from domicile_p2p.transcript.table import GameTable, make_genesis
 
 # Every name is imported from its module when first asked for (PEP 562): a program
 # that needs one layer (``domicile verify`` reads events and replays them) does not
@@ -65,7 +65,7 @@ _EXPORTS: dict[str, str] = {
     **dict.fromkeys(("Ledger", "Step", "TableSetup"), "ledger"),
     **dict.fromkeys(("Replica", "replay_public", "replay_secret"), "replica"),
     **dict.fromkeys(("PROTOCOL_VERSION", "CardLists", "GenesisBody", "Kind"), "schema"),
-    **dict.fromkeys(("Table", "make_genesis"), "table"),
+    **dict.fromkeys(("GameTable", "make_genesis"), "table"),
 }
 
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
@@ -77,6 +77,7 @@ __all__ = [
     "Check",
     "Event",
     "Fault",
+    "GameTable",
     "GenesisBody",
     "GhostAgent",
     "HostMisuse",
@@ -90,7 +91,6 @@ __all__ = [
     "SeatAgent",
     "SignedAction",
     "Step",
-    "Table",
     "TableSetup",
     "TranscriptError",
     "Violation",

@@ -78,9 +78,9 @@ class SeatAgent:
     """Signs the actions of one seat."""
 
     def __init__(self, identity: Identity, seat: int, replica: Record) -> None:
-        if seat not in replica.table.seats:
+        if seat not in replica.table_setup.seats:
             raise AgentMisuse(f"there is no seat {seat} at this table")
-        if replica.table.seat_keys[seat] != identity.public_key:
+        if replica.table_setup.seat_keys[seat] != identity.public_key:
             raise AgentMisuse(f"seat {seat} belongs to another identity key")
         self.identity = identity
         self.seat = seat
@@ -173,7 +173,7 @@ class InvestigatorAgent(SeatAgent):
 
     @property
     def commitment(self) -> bytes:
-        return entropy_commitment(self.replica.table.game_id, self.seat, self.entropy)
+        return entropy_commitment(self.replica.table_setup.game_id, self.seat, self.entropy)
 
     def _protocol_step(self, kind: Kind) -> SignedAction:
         if kind is Kind.ENTROPY_COMMIT:
@@ -254,7 +254,7 @@ class GhostAgent(SeatAgent):
         if not self.replica.ledger.accepts(Kind.SLOT_COMMITS, GHOST):
             raise AgentMisuse("the slot commitments come right after the deal")
         self._check_seed()
-        game_id = self.replica.table.game_id
+        game_id = self.replica.table_setup.game_id
         commits = {slot: o.commitment(game_id).hex() for slot, o in self._slot_openings().items()}
         columns = tuple(
             ColumnCommits(

@@ -29,15 +29,15 @@ def host_signature_fault() -> Fault:
 class Chain:
     """The authenticity state of a transcript: the next ``seq``, the head link, the counters."""
 
-    __slots__ = ("_counters", "_game", "_seats", "head", "next_seq", "table")
+    __slots__ = ("_counters", "_game", "_seats", "head", "next_seq", "table_setup")
 
-    def __init__(self, table: TableSetup) -> None:
-        self.table = table
-        self._game = table.genesis.game
-        self._seats = table.seats  # asked for every action: built once
+    def __init__(self, table_setup: TableSetup) -> None:
+        self.table_setup = table_setup
+        self._game = table_setup.genesis.game
+        self._seats = table_setup.seats  # asked for every action: built once
         self.next_seq = 0
         self.head = GENESIS_PREV
-        self._counters = [0] * len(table.seats)
+        self._counters = [0] * len(table_setup.seats)
 
     def last_counter(self, seat: int) -> int:
         """The counter of ``seat``'s last accepted action (0 before its first)."""
@@ -61,7 +61,7 @@ class Chain:
             )
 
     def check_host_signature(self, event: Event) -> None:
-        if not event.host_signature_valid(self.table.host_key, self.table.game_id):
+        if not event.host_signature_valid(self.table_setup.host_key, self.table_setup.game_id):
             raise host_signature_fault()
 
     def check_player(self, event: Event) -> None:
@@ -70,7 +70,7 @@ class Chain:
         if seat is None or counter is None:
             return
         self.check_seat(seat, blame=HOST)
-        if not event.player_signature_valid(self.table.seat_keys[seat], self._game):
+        if not event.player_signature_valid(self.table_setup.seat_keys[seat], self._game):
             raise self.signature_fault(seat, blame=HOST)
         self.check_counter(seat, counter, blame=HOST)
 
@@ -79,7 +79,7 @@ class Chain:
         if action.game != self._game:
             raise Fault(Check.PLAYER_SIGNATURES, blame, "the action was signed for another game")
         self.check_seat(action.seat, blame=blame)
-        if not action.signature_valid(self.table.seat_keys[action.seat]):
+        if not action.signature_valid(self.table_setup.seat_keys[action.seat]):
             raise self.signature_fault(action.seat, blame=blame)
         self.check_counter(action.seat, action.counter, blame=blame)
 
@@ -91,7 +91,9 @@ class Chain:
     def signature_fault(self, seat: int, *, blame: str) -> Fault:
         """What to raise when an action's signature is not its seat's."""
         return Fault(
-            Check.PLAYER_SIGNATURES, blame, f"the signature is not {self.table.describe(seat)}'s"
+            Check.PLAYER_SIGNATURES,
+            blame,
+            f"the signature is not {self.table_setup.describe(seat)}'s",
         )
 
     def check_counter(self, seat: int, counter: int, *, blame: str) -> None:
@@ -101,7 +103,7 @@ class Chain:
             raise Fault(
                 Check.PLAYER_SIGNATURES,
                 blame,
-                f"{self.table.describe(seat)}'s action counter is {counter}, "
+                f"{self.table_setup.describe(seat)}'s action counter is {counter}, "
                 f"but {expected} was due" + (" (a replayed action)" if counter < expected else ""),
             )
 

@@ -7,7 +7,7 @@ which party, why); then
 - a :class:`~domicile_p2p.transcript.replica.Replica` turns it into a
   :class:`Violation`: the event ``seq`` where someone cheated or the host
   misbehaved, and who;
-- a :class:`~domicile_p2p.transcript.table.Table` turns it into a
+- a :class:`~domicile_p2p.transcript.table.GameTable` turns it into a
   :class:`Rejected`: the action a seat submitted is refused and nothing
   changes.  That is the submitting seat's fault.
 

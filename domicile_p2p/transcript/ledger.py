@@ -359,7 +359,7 @@ class OpenedSlot:
 class Ledger:
     """Everything the events so far prove, and where the protocol stands."""
 
-    table: TableSetup
+    table_setup: TableSetup
     step: Step = Step.COMMITMENTS
     ghost_commit: bytes | None = None
     entropy_commits: tuple[bytes | None, ...] = ()
@@ -396,10 +396,10 @@ class Ledger:
         return Ledger(*values)
 
     @classmethod
-    def start(cls, table: TableSetup, *, foreseen_seed: bytes | None = None) -> Ledger:
-        nobody = (None,) * table.investigators
+    def start(cls, table_setup: TableSetup, *, foreseen_seed: bytes | None = None) -> Ledger:
+        nobody = (None,) * table_setup.investigators
         foresight = None if foreseen_seed is None else reveal.Foresight(foreseen_seed)
-        return cls(table, entropy_commits=nobody, entropies=nobody, foresight=foresight)
+        return cls(table_setup, entropy_commits=nobody, entropies=nobody, foresight=foresight)
 
     # ----------------------------------------------------------------- queries
 
@@ -434,7 +434,7 @@ class Ledger:
 
     def awaiting(self) -> tuple[int, ...]:
         """The seats whose setup step (or reveal) the protocol is waiting for, in seat order."""
-        return tuple(seat for seat in self.table.seats if self.owed(seat) is not None)
+        return tuple(seat for seat in self.table_setup.seats if self.owed(seat) is not None)
 
     @property
     def host_statement_due(self) -> Kind | None:
@@ -471,10 +471,10 @@ class Ledger:
     def _deal(self) -> tuple[bytes, Tableau]:
         assert self.ghost_commit is not None
         entropies = [e for e in self.entropies if e is not None]
-        assert len(entropies) == self.table.investigators
-        joint = joint_seed(self.table.game_id, self.ghost_commit, entropies)
-        size = self.table.config.rules.tableau_size(self.table.investigators)
-        return joint, deal_tableau(joint, dict(self.table.cards), size)
+        assert len(entropies) == self.table_setup.investigators
+        joint = joint_seed(self.table_setup.game_id, self.ghost_commit, entropies)
+        size = self.table_setup.config.rules.tableau_size(self.table_setup.investigators)
+        return joint, deal_tableau(joint, dict(self.table_setup.cards), size)
 
     # ----------------------------------------------------------------- the fold
 
@@ -584,11 +584,12 @@ class Ledger:
         entropy = bytes.fromhex(body.entropy)
         commit = self.entropy_commits[seat - 1]
         assert commit is not None
-        if not same_digest(entropy_commitment(self.table.game_id, seat, entropy), commit):
+        if not same_digest(entropy_commitment(self.table_setup.game_id, seat, entropy), commit):
             raise Fault(
                 Check.ENTROPY,
                 party(seat),
-                f"the entropy {self.table.describe(seat)} revealed does not open its commitment",
+                f"the entropy {self.table_setup.describe(seat)} revealed does not open "
+                "its commitment",
             )
         entropies = list(self.entropies)
         entropies[seat - 1] = entropy
@@ -609,11 +610,11 @@ class Ledger:
         published = Tableau(body.tableau.character, body.tableau.location, body.tableau.item)
         if published != tableau:
             raise Fault(Check.DEAL, HOST, "the tableau is not the one the joint seed deals")
-        state = new_game(self.table.config, tableau)
+        state = new_game(self.table_setup.config, tableau)
         foresight = self.foresight
         if foresight is not None:
             assert self.ghost_commit is not None
-            foresight = foresight.dealt(self.ghost_commit, joint, self.table.config, tableau)
+            foresight = foresight.dealt(self.ghost_commit, joint, self.table_setup.config, tableau)
         return self._with(
             step=Step.SLOT_COMMITMENTS,
             joint_seed=joint,
@@ -624,11 +625,11 @@ class Ledger:
 
     def _slot_commits(self, seq: int, body: SlotCommitsBody) -> Ledger:
         seats = [column.seat for column in body.columns]
-        if seats != list(self.table.config.seats):
+        if seats != list(self.table_setup.config.seats):
             raise Fault(
                 Check.EVENT_ORDER,
                 party(GHOST),
-                f"the slot commitments must cover seats {list(self.table.config.seats)} in "
+                f"the slot commitments must cover seats {list(self.table_setup.config.seats)} in "
                 f"order, not {seats}",
             )
         commits: dict[str, bytes] = {}
@@ -689,7 +690,7 @@ class Ledger:
                 seeking, marker = investigator.seeking, investigator.marker
                 assert seeking is not None  # the engine checked
                 slot = column_slot(verdict.seat, seeking)
-                what = f"{self.table.describe(verdict.seat)}'s {seeking.label}"
+                what = f"{self.table_setup.describe(verdict.seat)}'s {seeking.label}"
                 found = self._opening(
                     event.seq, slot, what, verdict.correct, verdict.opening, marker
                 )
@@ -729,7 +730,7 @@ class Ledger:
             )
         assert self.slot_commits is not None
         candidate = SlotOpening(slot, bytes.fromhex(opening.salt), opening.card)
-        if not candidate.opens(self.table.game_id, self.slot_commits[slot]):
+        if not candidate.opens(self.table_setup.game_id, self.slot_commits[slot]):
             raise Fault(
                 Check.OPENINGS,
                 ghost,
@@ -751,7 +752,7 @@ class Ledger:
 
     def _check_abort(self, seq: int, body: AbortBody) -> Ledger:
         if list(body.seats) != sorted(set(body.seats)) or not set(body.seats) <= set(
-            self.table.seats
+            self.table_setup.seats
         ):
             raise self._order(f"the abort names seats {list(body.seats)} that are not this table's")
         return self._with(step=Step.ABORTED, abort=body, abort_seq=seq)

@@ -36,28 +36,28 @@ class Record:
     """What the table and every replica share: the events, their chain and their ledger."""
 
     def __init__(
-        self, table: TableSetup, genesis: Event, *, foreseen_seed: bytes | None = None
+        self, table_setup: TableSetup, genesis: Event, *, foreseen_seed: bytes | None = None
     ) -> None:
-        self._chain = Chain(table)
+        self._chain = Chain(table_setup)
         self._chain.accept(genesis)
-        self._ledger = Ledger.start(table, foreseen_seed=foreseen_seed)
+        self._ledger = Ledger.start(table_setup, foreseen_seed=foreseen_seed)
         self._events: list[Event] = [genesis]
 
     # ----------------------------------------------------------------- queries
 
     @property
-    def table(self) -> TableSetup:
+    def table_setup(self) -> TableSetup:
         """The table the genesis event describes (config, keys, card ids)."""
-        return self._ledger.table
+        return self._ledger.table_setup
 
     @property
     def config(self) -> TableConfig:
-        return self._ledger.table.config
+        return self._ledger.table_setup.config
 
     @property
     def game_id(self) -> str:
         """The game id, as hex."""
-        return self._ledger.table.genesis.game
+        return self._ledger.table_setup.genesis.game
 
     @property
     def events(self) -> tuple[Event, ...]:
@@ -123,24 +123,26 @@ class Replica(Record):
     def __init__(self, genesis: Event, *, authenticated: bool = False) -> None:
         """A replica of the game ``genesis`` opens (signature checked unless ``authenticated``)."""
         try:
-            table = read_genesis(genesis)
+            table_setup = read_genesis(genesis)
             if not authenticated:
-                Chain(table).check(genesis)
+                Chain(table_setup).check(genesis)
         except Fault as fault:
             raise Violation.from_fault(fault, genesis.seq) from None
-        super().__init__(table, genesis)
+        super().__init__(table_setup, genesis)
 
     @classmethod
-    def read_ahead(cls, table: TableSetup, genesis: Event, foreseen_seed: bytes | None) -> Replica:
+    def read_ahead(
+        cls, table_setup: TableSetup, genesis: Event, foreseen_seed: bytes | None
+    ) -> Replica:
         """A replica for a verifier that holds the whole transcript (``verify``).
 
-        ``table`` is what ``genesis`` (already checked) describes; ``foreseen_seed``
+        ``table_setup`` is what ``genesis`` (already checked) describes; ``foreseen_seed``
         the seed the Ghost's reveal will bring, read ahead so that the game is
         replayed with the secrets once, as it goes (see :mod:`reveal`).  The
         replica checks exactly what any other does, event by event.
         """
         replica = cls.__new__(cls)
-        Record.__init__(replica, table, genesis, foreseen_seed=foreseen_seed)
+        Record.__init__(replica, table_setup, genesis, foreseen_seed=foreseen_seed)
         return replica
 
     @classmethod

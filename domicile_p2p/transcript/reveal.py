@@ -152,7 +152,7 @@ def replay(ledger: Ledger, seq: int, seed: bytes) -> GameState | None:
     happened.
     """
     ghost = party(GHOST)
-    table = ledger.table
+    table_setup = ledger.table_setup
     if ledger.joint_seed is None or ledger.tableau is None:
         return None
     foreseen = ledger.foresight
@@ -163,11 +163,11 @@ def replay(ledger: Ledger, seq: int, seed: bytes) -> GameState | None:
         key, setup = foreseen.key, foreseen.secret
     else:
         key = ghost_key(seed, ledger.joint_seed)
-        setup = deal_secrets(key, table.config, ledger.tableau)
+        setup = deal_secrets(key, table_setup.config, ledger.tableau)
     if ledger.slot_commits is None:
         return None
     for slot, opening in slot_openings(key, setup).items():
-        if not opening.opens(table.game_id, ledger.slot_commits[slot]):
+        if not opening.opens(table_setup.game_id, ledger.slot_commits[slot]):
             raise Fault(
                 Check.SLOT_COMMITMENTS,
                 ghost,
@@ -179,7 +179,7 @@ def replay(ledger: Ledger, seq: int, seed: bytes) -> GameState | None:
         if foreseen.refusal is not None:
             raise _cheat(*foreseen.refusal, seq)
         return foreseen.state
-    state = new_game(table.config, ledger.tableau, setup)
+    state = new_game(table_setup.config, ledger.tableau, setup)
     for move_seq, action in ledger.moves:
         try:
             state = apply(state, action)

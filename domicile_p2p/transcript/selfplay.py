@@ -2,7 +2,7 @@
 
 :func:`play_game` seats a policy (a bot) in every seat and plays the game
 exactly as on the network, minus the network: every action is signed by
-its seat's agent, ordered and signed by a :class:`~domicile_p2p.transcript.table.Table`,
+its seat's agent, ordered and signed by a :class:`~domicile_p2p.transcript.table.GameTable`,
 and checked by a separate :class:`~domicile_p2p.transcript.replica.Replica`
 that the agents read the game from.  The Ghost's policy sees the Ghost's
 secret view; investigators see the public one.
@@ -50,7 +50,7 @@ from domicile_p2p.transcript.errors import Rejected, TranscriptError
 from domicile_p2p.transcript.ledger import Step
 from domicile_p2p.transcript.replica import Replica
 from domicile_p2p.transcript.schema import CardLists, GenesisBody
-from domicile_p2p.transcript.table import Table, make_genesis
+from domicile_p2p.transcript.table import GameTable, make_genesis
 
 MAX_ACTIONS: Final = 20_000
 """More moves than any real game needs: past it the policies are going round in circles."""
@@ -101,7 +101,7 @@ class InProcessTable:
     """A table, its verifying replica and every seat's agent, all in this process.
 
     The protocol exactly as on the network, minus the network: every action
-    is signed by its seat's agent, ordered by the :class:`Table` and checked
+    is signed by its seat's agent, ordered by the :class:`GameTable` and checked
     by the :class:`Replica` the agents read the game from.  Used by
     :func:`play_game` and by the terminal client's offline table.
     """
@@ -115,8 +115,8 @@ class InProcessTable:
         ghost_seed: bytes | None = None,
         entropy: Callable[[int], bytes | None] = lambda _seat: None,
     ) -> None:
-        self.table = Table.open(host, genesis)
-        self.replica = Replica(self.table.events[0])
+        self.game_table = GameTable.open(host, genesis)
+        self.replica = Replica(self.game_table.events[0])
         self.ghost = GhostAgent(identities[GHOST], self.replica, ghost_seed)
         self.investigators = tuple(
             InvestigatorAgent(identities[seat], seat, self.replica, entropy(seat))
@@ -130,14 +130,14 @@ class InProcessTable:
 
     def submit(self, action: SignedAction) -> tuple[Event, ...]:
         """Order ``action`` (or :class:`Rejected`) and check the new events on the replica."""
-        events = self.table.submit(action)
+        events = self.game_table.submit(action)
         for event in events:
             self.replica.receive(event)
         return events
 
     def time_up(self) -> Event:
-        """The host calls time on the investigation (see :meth:`Table.time_up`)."""
-        event = self.table.time_up()
+        """The host calls time on the investigation (see :meth:`GameTable.time_up`)."""
+        event = self.game_table.time_up()
         self.replica.receive(event)
         return event
 
@@ -194,7 +194,7 @@ def play_game(
         entropy=seeds.entropy,
     )
     report = on_event if on_event is not None else (lambda _event: None)
-    report(local.table.events[0])
+    report(local.game_table.events[0])
 
     def send(action: SignedAction) -> None:
         try:
@@ -223,7 +223,7 @@ def play_game(
 
     _play(local.replica, local.ghost, local.agents, policies, send, host_clock)
     send(local.ghost.reveal())
-    return SelfplayResult(local.table.events, local.replica)
+    return SelfplayResult(local.game_table.events, local.replica)
 
 
 def _play(

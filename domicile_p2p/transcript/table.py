@@ -1,7 +1,7 @@
 """The host's authority over one table (sans I/O): it orders signed actions into events.
 
 The host is not trusted (docs/ARCHITECTURE.md, section 6 "Nobody is
-trusted"): a :class:`Table` only decides the order of events.  It accepts an
+trusted"): a :class:`GameTable` only decides the order of events.  It accepts an
 action when every peer's :class:`~domicile_p2p.transcript.replica.Replica`
 will accept the resulting event, signs the event and links it into the
 chain; it refuses anything else with a
@@ -10,11 +10,11 @@ and nothing changes.
 
 Usage (the network host wraps exactly this)::
 
-    table = Table.open(host_identity, genesis_body)      # event 0
-    new_events = table.submit(signed_action)              # or Rejected
-    table.abort_stalled()                                 # after a setup timeout
-    table.time_up()                                       # the sand-glass ran out
-    Table.resume(host_identity, events_from_disk)         # --resume
+    game_table = GameTable.open(host_identity, genesis_body)  # event 0
+    new_events = game_table.submit(signed_action)             # or Rejected
+    game_table.abort_stalled()                                # after a setup timeout
+    game_table.time_up()                                      # the sand-glass ran out
+    GameTable.resume(host_identity, events_from_disk)         # --resume
 
 Two host statements follow an action by themselves, in the same
 ``submit``: the ``deal`` after the last entropy reveal, and ``game-over``
@@ -88,21 +88,21 @@ _NOT_DONE: Final[Mapping[Kind, str]] = {
 """What a seat the table aborts for failed to do, by the kind it owed."""
 
 
-class Table(Record):
+class GameTable(Record):
     """The host's side of the protocol."""
 
     def __init__(self, host: Identity, genesis: Event) -> None:
         try:
-            table = read_genesis(genesis)
+            table_setup = read_genesis(genesis)
         except Fault as fault:
             raise HostMisuse(f"not a valid genesis: {fault.reason}") from None
-        if table.host_key != host.public_key:
+        if table_setup.host_key != host.public_key:
             raise HostMisuse("the genesis names another host key than this identity's")
-        super().__init__(table, genesis)
+        super().__init__(table_setup, genesis)
         self._host = host
 
     @classmethod
-    def open(cls, host: Identity, genesis: GenesisBody) -> Table:
+    def open(cls, host: Identity, genesis: GenesisBody) -> GameTable:
         """A new table: signs the genesis as event 0."""
         game_id = bytes.fromhex(genesis.game)
         event = Event.create(
@@ -111,7 +111,7 @@ class Table(Record):
         return cls(host, event)
 
     @classmethod
-    def resume(cls, host: Identity, events: Iterable[Event]) -> Table:
+    def resume(cls, host: Identity, events: Iterable[Event]) -> GameTable:
         """The table of a saved transcript, every event re-checked (raises :class:`Violation`).
 
         A log that ends with a reveal proving the Ghost cheated is authentic
@@ -127,13 +127,13 @@ class Table(Record):
             except Violation:
                 if replica.ledger.cheat is None or replica.events[-1] is not event:
                     raise
-        if replica.table.host_key != host.public_key:
+        if replica.table_setup.host_key != host.public_key:
             raise HostMisuse("this transcript was hosted with another identity key")
-        table = cls(host, replica.events[0])
-        table._chain = replica._chain
-        table._ledger = replica.ledger
-        table._events = list(replica.events)
-        return table
+        game_table = cls(host, replica.events[0])
+        game_table._chain = replica._chain
+        game_table._ledger = replica.ledger
+        game_table._events = list(replica.events)
+        return game_table
 
     # ----------------------------------------------------------------- actions
 
@@ -207,7 +207,7 @@ class Table(Record):
         seats = self.awaiting()
         if not seats:
             raise HostMisuse(f"no seat is holding up the table ({self.step.value})")
-        names = ", ".join(self.table.describe(seat) for seat in seats)
+        names = ", ".join(self.table_setup.describe(seat) for seat in seats)
         owed = self.ledger.owed(seats[0])
         assert owed is not None  # it is awaited
         doing = _NOT_DONE[owed]
@@ -247,7 +247,7 @@ class Table(Record):
     ) -> Event:
         return Event.create(
             self._host,
-            game_id=self.table.game_id,
+            game_id=self.table_setup.game_id,
             seq=self._chain.next_seq,
             prev=self._chain.head,
             action=action,

@@ -223,7 +223,7 @@ class _Verification:
         self.jobs = jobs
         self.passed: list[CheckResult] = []
         self.events: list[Event] = []
-        self.table: TableSetup | None = None
+        self.table_setup: TableSetup | None = None
         self.replica: Replica | None = None
         self.stop_index = 0
 
@@ -294,22 +294,22 @@ class _Verification:
 
     def _genesis(self) -> None:
         try:
-            self.table = read_genesis(self.events[0])
+            self.table_setup = read_genesis(self.events[0])
         except Fault as fault:
             raise _Stop(Check.GENESIS, 0, fault.party, fault.reason) from None
-        body = self.table.genesis
+        body = self.table_setup.genesis
         self.ok(
             Check.GENESIS,
             f"protocol {body.protocol}, game {body.game}, {body.difficulty}, "
-            f"the Ghost and {self.table.investigators} investigator"
-            f"{'s' if self.table.investigators != 1 else ''}",
+            f"the Ghost and {self.table_setup.investigators} investigator"
+            f"{'s' if self.table_setup.investigators != 1 else ''}",
         )
 
     def _pack(self) -> None:
         if self.pack is None:
             return
-        assert self.table is not None
-        named = self.table.genesis.pack
+        assert self.table_setup is not None
+        named = self.table_setup.genesis.pack
         if (named.id, named.hash) != (self.pack.id, self.pack.hash):
             raise _Stop(
                 Check.CARD_PACK,
@@ -319,7 +319,7 @@ class _Verification:
                 f"but the pack given is {self.pack.id!r} with content hash {self.pack.hash} "
                 "(verify with the pack the game was played with: --pack DIR)",
             )
-        if self.table.genesis.cards != self.pack.cards:
+        if self.table_setup.genesis.cards != self.pack.cards:
             raise _Stop(
                 Check.CARD_PACK, 0, HOST, "the genesis lists other card ids than its pack has"
             )
@@ -351,27 +351,27 @@ class _Verification:
         An action whose seat the table does not have has no key to check: the
         seat check refuses it.
         """
-        table = self.table
-        assert table is not None
-        game, game_id = table.genesis.game, table.game_id
+        table_setup = self.table_setup
+        assert table_setup is not None
+        game, game_id = table_setup.genesis.game, table_setup.game_id
         checks: list[SignatureCheck] = [
-            (table.host_key, _signature(event.host_sig), event.host_message(game_id))
+            (table_setup.host_key, _signature(event.host_sig), event.host_message(game_id))
             for event in self.events
         ]
         player_events: list[int] = []
-        seats = table.seats
+        seats = table_setup.seats
         for index, event in enumerate(self.events):
             seat = event.seat
             if seat is not None and seat in seats and event.sig is not None:
-                key = table.seat_keys[seat]
+                key = table_setup.seat_keys[seat]
                 checks.append((key, _signature(event.sig), event.action_message(game)))
                 player_events.append(index)
         return checks, player_events
 
     def _chain_faults(self) -> _ChainFaults:
         """One walk for the hash chain and the seats and counters (no signature needed)."""
-        assert self.table is not None
-        chain = Chain(self.table)
+        assert self.table_setup is not None
+        chain = Chain(self.table_setup)
         link: tuple[int, Fault] | None = None
         action: tuple[int, Fault] | None = None
         for index, event in enumerate(self.events):
@@ -395,10 +395,10 @@ class _Verification:
             if not valid:
                 fault = host_signature_fault()
                 raise _Stop(Check.HOST_SIGNATURES, index, fault.party, fault.reason)
-        assert self.table is not None
+        assert self.table_setup is not None
         self.ok(
             Check.HOST_SIGNATURES,
-            f"{len(self.events)} events signed by the host {self.table.genesis.host[:16]}…",
+            f"{len(self.events)} events signed by the host {self.table_setup.genesis.host[:16]}…",
         )
 
     def _hash_chain(self, faults: _ChainFaults) -> None:
@@ -411,7 +411,7 @@ class _Verification:
         self, faults: _ChainFaults, verdicts: Iterable[tuple[int, bool]]
     ) -> None:
         """The first action refused: by its seat, its signature or its counter, in that order."""
-        assert self.table is not None
+        assert self.table_setup is not None
         forged = next((index for index, valid in verdicts if not valid), None)
         if faults.action is not None:
             index, fault = faults.action
@@ -422,7 +422,7 @@ class _Verification:
         if forged is not None:
             seat = self.events[forged].seat
             assert seat is not None
-            fault = Chain(self.table).signature_fault(seat, blame=HOST)
+            fault = Chain(self.table_setup).signature_fault(seat, blame=HOST)
             raise _Stop(Check.PLAYER_SIGNATURES, forged, fault.party, fault.reason)
         actions = sum(1 for event in self.events if event.seat is not None)
         self.ok(
@@ -460,8 +460,8 @@ class _Verification:
     # ----------------------------------------------------------------- the game
 
     def _fold(self) -> None:
-        assert self.table is not None
-        replica = Replica.read_ahead(self.table, self.events[0], self._foreseen_seed())
+        assert self.table_setup is not None
+        replica = Replica.read_ahead(self.table_setup, self.events[0], self._foreseen_seed())
         self.replica = replica
         for index, event in enumerate(self.events[1:], start=1):
             self.stop_index = index
@@ -629,7 +629,7 @@ class _Verification:
             not_checked=tuple(not_checked),
             error=error,
             events=len(self.events),
-            game=None if self.table is None else self.table.genesis.game,
+            game=None if self.table_setup is None else self.table_setup.genesis.game,
             outcome=self._outcome(),
             summary=self._summary(error),
             replica=self.replica,
@@ -669,10 +669,10 @@ class _Verification:
             where = "the file" if error.seq is None else f"event {error.seq}"
             who = f" ({error.party})" if error.party else ""
             return f"INVALID at {where}{who}: {error.reason}"
-        assert self.replica is not None and self.table is not None
+        assert self.replica is not None and self.table_setup is not None
         ledger = self.replica.ledger
-        count = self.table.investigators
-        table = f"{count} investigator{'s' if count != 1 else ''}, {self.table.genesis.difficulty}"
+        count, difficulty = self.table_setup.investigators, self.table_setup.genesis.difficulty
+        company = f"{count} investigator{'s' if count != 1 else ''}, {difficulty}"
         if ledger.abort is not None:
             unchecked = "" if self.pack is not None else f" ({PACK_NOT_CHECKED})"
             return (
@@ -685,7 +685,7 @@ class _Verification:
         unchecked = "" if self.pack is not None else f" ({PACK_NOT_CHECKED})"
         return (
             f"VALID: the game was played fairly and {state.outcome} on day {state.day} "
-            f"in {stage} ({table}){unchecked}"
+            f"in {stage} ({company}){unchecked}"
         )
 
 

@@ -127,7 +127,7 @@ def forge(
     prev = history[-1].link().hex() if history else GENESIS_PREV
     return Event.create(
         table.host,
-        game_id=table.game.table.table.game_id,
+        game_id=table.game.game_table.table_setup.game_id,
         seq=len(history),
         prev=prev,
         action=action,

@@ -79,7 +79,7 @@ def test_a_false_wrong_is_caught_by_every_peer_at_the_reveal(tmp_path: Path) -> 
     ]
     events = table.game.event_objects
     assert events[-1].kind is Kind.REVEAL, "the game was played to the end"
-    assert table.game.table.ledger.cheat is not None
+    assert table.game.game_table.ledger.cheat is not None
     for peer in investigators:
         error = peer.error
         assert isinstance(error, Cheat), (peer.session.seat, error)
@@ -104,7 +104,7 @@ def test_a_wrong_seed_is_refused_by_the_host_and_caught_by_every_peer(tmp_path: 
     table.network.run(table.peers, until=lambda: table.network.logged("rejected") != [])
     refused = table.network.logged("rejected")[-1]
     assert refused["seat"] == GHOST and "does not open the Ghost's commitment" in refused["reason"]
-    assert table.game.table.step is Step.REVEAL, "still waiting for an honest reveal"
+    assert table.game.game_table.step is Step.REVEAL, "still waiting for an honest reveal"
     assert liar.lie is not None and liar.lie.kind is Kind.REVEAL
     forged = forge(table, action=liar.lie)
     for peer in table.peers:

@@ -142,8 +142,8 @@ def test_heads_are_signed_checked_and_kept_until_their_event_arrives(tmp_path: P
     investigator = table.peers[1]
     record = investigator.session.player.replica
     assert record is not None
-    game_id = record.table.game_id
-    keys = record.table.seat_keys
+    game_id = record.table_setup.game_id
+    keys = record.table_setup.seat_keys
     events = table.game.event_objects
     last = len(events) - 1
     mine = HeadClaim.sign(investigator.session.identity, game_id, 1, last, events[last].link())

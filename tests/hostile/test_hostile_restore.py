@@ -88,7 +88,7 @@ def test_events_the_host_did_not_sign_are_refused_and_change_nothing(tmp_path: P
     head = table.game.event_objects[-1]
     forged = Event.create(
         Identity.generate(),
-        game_id=table.game.table.table.game_id,
+        game_id=table.game.game_table.table_setup.game_id,
         seq=held,
         prev=head.link().hex(),
         statement=(Kind.ABORT, AbortBody("forged", ())),

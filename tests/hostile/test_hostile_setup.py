@@ -26,18 +26,18 @@ def test_a_seat_that_never_reveals_its_entropy_aborts_the_setup_named(tmp_path: 
     table = seated(tmp_path, investigators=3, limits=HostLimits(setup_timeout=TIMEOUT))
     network = table.network
     ghost, first, silent, third = table.peers
-    network.run(table.peers, until=lambda: table.game.table.step is Step.REVEALS)
+    network.run(table.peers, until=lambda: table.game.game_table.step is Step.REVEALS)
     entered = network.now
     honest = [ghost, first, third]
     network.run(honest)  # everyone else reveals; the silent seat never does
-    ledger = table.game.table.ledger
+    ledger = table.game.game_table.ledger
     assert ledger.step is Step.REVEALS and ledger.awaiting() == (2,)
     deadline = network.host.next_deadline()
     assert deadline is not None and entered - 1.0 <= deadline - TIMEOUT <= entered, (
         "the clock started when the last commitment came in"
     )
     network.apply(network.host.tick(deadline - 0.5))
-    assert table.game.table.step is Step.REVEALS, "not before its time"
+    assert table.game.game_table.step is Step.REVEALS, "not before its time"
 
     network.now = deadline
     network.apply(network.host.tick(network.now))
@@ -71,13 +71,13 @@ def test_a_ghost_that_never_publishes_its_slot_commitments_is_named_too(tmp_path
     table = seated(tmp_path, investigators=1, limits=HostLimits(setup_timeout=TIMEOUT))
     network = table.network
     ghost, investigator = table.peers
-    network.run(table.peers, until=lambda: table.game.table.step is Step.SLOT_COMMITMENTS)
+    network.run(table.peers, until=lambda: table.game.game_table.step is Step.SLOT_COMMITMENTS)
     network.run([investigator])
     network.now += TIMEOUT
     network.apply(network.host.tick(network.now))
     [aborted] = network.logged("setup-aborted")
     assert aborted["seats"] == [0] and "the Ghost (Bot 0)" in aborted["reason"]
-    assert table.game.table.step is Step.ABORTED
+    assert table.game.game_table.step is Step.ABORTED
     network.run([investigator])
     assert investigator.session.player.replica.ledger.abort is not None
     assert investigator.session.finished, "nobody waits for a Ghost that stalled the setup"
@@ -95,10 +95,10 @@ def test_a_ghost_that_withholds_its_seed_after_the_game_is_aborted_named_and_arc
     table = seated(tmp_path, investigators=2, limits=HostLimits(setup_timeout=TIMEOUT))
     network = table.network
     _ghost, *investigators = table.peers
-    network.run(table.peers, until=lambda: table.game.table.step is Step.REVEAL)
+    network.run(table.peers, until=lambda: table.game.game_table.step is Step.REVEAL)
     ended_at = network.now
     network.run(investigators)  # the Ghost is silent from here on
-    assert table.game.table.step is Step.REVEAL and not network.finished
+    assert table.game.game_table.step is Step.REVEAL and not network.finished
     deadline = network.host.next_deadline()
     assert deadline is not None and deadline - TIMEOUT <= ended_at, "the reveal has a deadline"
 
@@ -123,5 +123,5 @@ def test_a_ghost_that_withholds_its_seed_after_the_game_is_aborted_named_and_arc
 
     # A Ghost that reveals after all is still heard: the archive then holds the proof.
     network.run(table.peers)
-    assert table.game.table.ledger.over and network.finished == [table.game.game_id] * 2
+    assert table.game.game_table.ledger.over and network.finished == [table.game.game_id] * 2
     assert verify(list(table.game.event_objects)).valid

@@ -36,7 +36,7 @@ class SplitView:
         self.held: Event | None = None
 
     def _resign(self, main: Event) -> Event:
-        game = self.table.game.table.game_id
+        game = self.table.game.game_table.game_id
         statement = (main.kind, main.body) if main.is_host_statement else None
         action = None if main.is_host_statement else main.action(game)
         forged = forge(self.table, action=action, statement=statement, after=self.chain)
@@ -113,7 +113,7 @@ def test_the_victims_head_relayed_to_the_others_is_caught_by_each(tmp_path: Path
     # The victim signs the head of its own history, which a split host made differ.
     seq = len(replica.events) - 1
     theirs = bytes(32)
-    claim = HeadClaim.sign(victim.session.identity, replica.table.game_id, 2, seq, theirs)
+    claim = HeadClaim.sign(victim.session.identity, replica.table_setup.game_id, 2, seq, theirs)
     relay = wire.PeerHead(2, seq, claim.head.hex(), claim.sig.hex())
     for peer in table.peers[:2]:
         network.to_peer[peer.connection].append(wire.text(relay))
@@ -131,7 +131,9 @@ def test_a_head_the_seat_never_signed_is_the_hosts_forgery(tmp_path: Path) -> No
     replica = watcher.session.player.replica
     assert replica is not None
     seq = len(replica.events) - 1
-    forged = HeadClaim.sign(table.host, replica.table.game_id, 1, seq, replica.events[seq].link())
+    forged = HeadClaim.sign(
+        table.host, replica.table_setup.game_id, 1, seq, replica.events[seq].link()
+    )
     relay = wire.PeerHead(1, seq, forged.head.hex(), forged.sig.hex())
     network.to_peer[watcher.connection].append(wire.text(relay))
     network.deliver()
@@ -162,7 +164,7 @@ def test_an_honest_host_does_not_relay_a_head_that_is_not_its_chains(tmp_path: P
     replica = liar.session.player.replica
     assert replica is not None
     seq = len(replica.events) - 1
-    claim = HeadClaim.sign(liar.session.identity, replica.table.game_id, 1, seq, bytes(32))
+    claim = HeadClaim.sign(liar.session.identity, replica.table_setup.game_id, 1, seq, bytes(32))
     network.frame(liar.connection, wire.text(wire.Head(seq, claim.head.hex(), claim.sig.hex())))
     [error] = [m for m in network.replies(liar.connection) if isinstance(m, wire.Error)]
     assert error.code == "bad-message" and "does not link to that head" in error.message

@@ -67,8 +67,8 @@ def test_two_games_in_a_row_at_the_same_table_each_its_own_verified_transcript(
     assert verify(list(first.events)).valid and verify(list(second.events)).valid
     persisted = network.persisted[TABLE]
     assert persisted == [e.line for e in first.events] + [e.line for e in second.events]
-    assert [seat.key for seat in second.table.genesis.seats] == [
-        seat.key for seat in first.table.genesis.seats
+    assert [seat.key for seat in second.table_setup.genesis.seats] == [
+        seat.key for seat in first.table_setup.genesis.seats
     ], "everyone kept their seat"
 
 
@@ -107,7 +107,7 @@ def test_rotating_the_seats_makes_the_next_seat_the_ghost(tmp_path: Path) -> Non
     _play_out(network, peers)
     first = peers[0].session.player.replica
     assert first is not None
-    keys = [seat.key for seat in first.table.genesis.seats]
+    keys = [seat.key for seat in first.table_setup.genesis.seats]
     room = network.host.rooms[TABLE]
     room.starts = room.starts.OWNER  # hold the lobby open for the owner's rotation
     network.apply(network.host.next_game(TABLE, network.now))
@@ -120,7 +120,7 @@ def test_rotating_the_seats_makes_the_next_seat_the_ghost(tmp_path: Path) -> Non
     _play_out(network, peers)
     second = peers[1].session.player.replica
     assert second is not None and second.game_id != first.game_id
-    assert [seat.key for seat in second.table.genesis.seats] == [keys[1], keys[2], keys[0]]
+    assert [seat.key for seat in second.table_setup.genesis.seats] == [keys[1], keys[2], keys[0]]
     assert all(verify(list(p.session.player.replica.events)).valid for p in peers)
 
 

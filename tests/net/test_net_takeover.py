@@ -224,7 +224,7 @@ async def test_a_friend_takes_a_bot_seat_at_a_play_table_and_the_owner_starts_it
         outcomes = await asyncio.wait_for(asyncio.gather(owner_play, friend_play), 30)
         assert all(outcome.valid for outcome in outcomes)
         assert same_transcripts(outcomes)
-        genesis = outcomes[0].report.replica.table.genesis  # type: ignore[union-attr]
+        genesis = outcomes[0].report.replica.table_setup.genesis  # type: ignore[union-attr]
         assert genesis.seats[2].key == friend.session.identity.public_hex
         assert [entry.name for entry in genesis.seats][3] == "Mina Sorel"
         ended = next(r for r in records if r["event"] == "game-ended")

@@ -69,9 +69,9 @@ def a_game_the_ghost_is_late_to_reveal() -> tuple[list[Event], Event, Event]:
     while not game.over:
         seat, action = game.bot_actions()[0]
         game.play(seat, action)
-    table = game.local.table
-    played = list(table.events)
-    abort = table.abort_stalled()
+    game_table = game.local.game_table
+    played = list(game_table.events)
+    abort = game_table.abort_stalled()
     game.replica.receive(abort)
     (reveal,) = (played_event.event for played_event in game.finish())
     return played, abort, reveal

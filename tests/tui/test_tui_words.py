@@ -124,7 +124,7 @@ def test_a_tampered_transcript_is_shown_as_unfair() -> None:
     game.finish()
     assert game.verification().ok
 
-    data = encode_transcript(game.table.events)
+    data = encode_transcript(game.game_table.events)
     lines = data.split(b"\n")
     # Someone swaps a dream card of a give after the fact: the host's signature no longer holds.
     victim = next(i for i, line in enumerate(lines) if b'"kind":"give"' in line)

@@ -630,18 +630,18 @@ def _not_in_hand(events: Sequence[Event], before: int) -> str:
     """A dream card neither in the Ghost's hand nor face up just before event ``before``."""
     replica = verify(encode_transcript(events)).replica
     assert replica is not None
-    table, tableau = replica.ledger.table, replica.ledger.tableau
+    table_setup, tableau = replica.ledger.table_setup, replica.ledger.tableau
     deal, reveal = events[_first(entries_of(events), lambda e: e.kind is Kind.DEAL)], events[-1]
     assert isinstance(deal.body, DealBody) and isinstance(reveal.body, RevealBody)
     assert tableau is not None
     key = ghost_key(bytes.fromhex(reveal.body.seed), bytes.fromhex(deal.body.joint_seed))
-    state = new_game(table.config, tableau, deal_secrets(key, table.config, tableau))
+    state = new_game(table_setup.config, tableau, deal_secrets(key, table_setup.config, tableau))
     for event in events[:before]:
         if event.kind in PLAY_KINDS and event.seat is not None:
             state = apply(state, to_rules(event.kind, event.body, event.seat))
     assert state.secrets is not None
     held = set(state.secrets.hand) | state.dreams_in_play
-    return next(card for card in table.config.dream_cards if card not in held)
+    return next(card for card in table_setup.config.dream_cards if card not in held)
 
 
 def _flip_hex_digit(line: bytes) -> bytes:

@@ -109,7 +109,7 @@ class BotBrain:
             replica = self.session.player.replica
             seat = self.session.seat
             assert replica is not None and seat is not None
-            pack_ref = replica.table.genesis.pack
+            pack_ref = replica.table_setup.genesis.pack
             if pack_ref.hash != self.pack.content_hash:
                 raise PackMismatch(
                     f"the table plays pack {pack_ref.id} ({pack_ref.hash[:12]}...), "

@@ -379,7 +379,7 @@ class TableHost:
                 "table-resumed", {"table": config.nameplate, "state": "lobby", "game": stored.games}
             )
             return self._room(stored)
-        genesis = game.table.table.genesis
+        genesis = game.game_table.table_setup.genesis
         # A seat is the bot's only if one of the table's hosted bots holds it: a person
         # may have taken it over in the lobby, and then it is theirs for the whole game.
         bot_keys = {
@@ -803,9 +803,9 @@ class TableHost:
         assert isinstance(game, HostedGame)
         events = game.event_objects
         report = verify(list(events))
-        ledger = game.table.ledger
+        ledger = game.game_table.ledger
         outcome = "aborted" if ledger.abort is not None else (ledger.outcome or "unknown")
-        state = game.table.state
+        state = game.game_table.state
         self.log(
             "game-ended",
             {

@@ -283,7 +283,7 @@ class HostStore:
             if replica.over:
                 continue
             state = replica.state
-            names = {entry.seat: entry.name for entry in replica.table.genesis.seats}
+            names = {entry.seat: entry.name for entry in replica.table_setup.genesis.seats}
             day = state.day if state is not None else None
             unfinished.append(UnfinishedTable(stored, replica.game_id, day, names))
         return unfinished

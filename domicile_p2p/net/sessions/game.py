@@ -1,7 +1,7 @@
-"""The host's game at one table: the transcript's :class:`~domicile_p2p.transcript.Table`.
+"""The host's game at one table: the transcript's :class:`~domicile_p2p.transcript.GameTable`.
 
 The network layer does not sign, chain or judge anything itself: it hands
-each signed action to the ``Table`` (signatures, counters, protocol order,
+each signed action to the ``GameTable`` (signatures, counters, protocol order,
 the rules engine, openings) and relays the events it returns.  This module
 only translates: the table's typed refusals into wire error codes, and its
 events into the JSON objects the wire carries.
@@ -17,7 +17,7 @@ from domicile_p2p.net.sessions.guards.heads import HeadClaim, host_check
 from domicile_p2p.net.sessions.room import EventObject, Refusal, RoomConfig, SeatHolder
 from domicile_p2p.net.wire import ErrorCode
 from domicile_p2p.rules import Investigation, due
-from domicile_p2p.transcript import Check, Event, Rejected, SignedAction, Table, make_genesis
+from domicile_p2p.transcript import Check, Event, GameTable, Rejected, SignedAction, make_genesis
 from domicile_p2p.transcript.errors import HostMisuse, MalformedEvent, Violation
 from domicile_p2p.transcript.ledger import Step
 from domicile_p2p.transcript.packref import PackLike, card_lists
@@ -29,12 +29,12 @@ _CODES: Final[dict[Check, ErrorCode]] = {
 
 
 class HostedGame:
-    """A :class:`~domicile_p2p.net.sessions.room.Game` backed by the transcript's ``Table``."""
+    """A :class:`~domicile_p2p.net.sessions.room.Game` backed by the transcript's ``GameTable``."""
 
-    def __init__(self, table: Table) -> None:
-        self.table = table
-        self._values: list[EventObject] = [event.value for event in table.events]
-        self._lines: list[bytes] = [event.line for event in table.events]
+    def __init__(self, game_table: GameTable) -> None:
+        self.game_table = game_table
+        self._values: list[EventObject] = [event.value for event in game_table.events]
+        self._lines: list[bytes] = [event.line for event in game_table.events]
 
     @classmethod
     def start(
@@ -58,16 +58,16 @@ class HostedGame:
             cards=card_lists(pack),
             timer=config.timer,
         )
-        return cls(Table.open(host, genesis))
+        return cls(GameTable.open(host, genesis))
 
     @classmethod
     def resume(cls, host: Identity, events: Sequence[Event]) -> HostedGame:
         """The game of a saved log, every event checked again."""
-        return cls(Table.resume(host, events))
+        return cls(GameTable.resume(host, events))
 
     @property
     def game_id(self) -> str:
-        return self.table.game_id
+        return self.game_table.game_id
 
     @property
     def events(self) -> Sequence[EventObject]:
@@ -79,13 +79,13 @@ class HostedGame:
 
     @property
     def event_objects(self) -> tuple[Event, ...]:
-        return self.table.events
+        return self.game_table.events
 
     @property
     def ended(self) -> bool:
         """The game is over: finished, or aborted (``Ledger.ended``).  A Ghost's reveal that
         follows an abort is still taken (and the game archived again with it)."""
-        return self.table.ledger.ended
+        return self.game_table.ledger.ended
 
     def submit(self, seat: int, action: Mapping[str, Any]) -> Sequence[EventObject]:
         try:
@@ -98,7 +98,7 @@ class HostedGame:
                 f"you play seat {seat}; an action of seat {signed.seat} is not yours to send",
             )
         try:
-            events = self.table.submit(signed)
+            events = self.game_table.submit(signed)
         except Rejected as rejected:
             raise Refusal(self._code(signed, rejected), str(rejected)) from None
         values = [event.value for event in events]
@@ -133,7 +133,7 @@ class HostedGame:
             if seq > held:
                 return taken, f"this host holds {held} events: event {seq} does not follow"
             try:
-                self.table.restore(event)
+                self.game_table.restore(event)
             except Violation as violation:
                 return taken, f"event {seq} handed back does not check out: {violation}"
             taken.append(self._keep(event))
@@ -141,16 +141,16 @@ class HostedGame:
 
     @property
     def step(self) -> Step:
-        return self.table.step
+        return self.game_table.step
 
     def abort_stalled(self) -> EventObject | None:
-        return self._statement(self.table.abort_stalled)  # None: nobody to wait for after all
+        return self._statement(self.game_table.abort_stalled)  # None: nobody to wait for after all
 
     @property
     def investigation(self) -> Investigation | None:
         """The investigation the host's sand-glass times now (``rules.due``), if any."""
-        state = self.table.state
-        if self.table.step is not Step.PLAY or state is None:
+        state = self.game_table.state
+        if self.game_table.step is not Step.PLAY or state is None:
             return None
         now = due(state)
         return now.investigation if now.timed else None
@@ -158,17 +158,17 @@ class HostedGame:
     @property
     def round(self) -> tuple[int, int] | None:
         """The day and stage of the game under way (a séance moves it on)."""
-        state = self.table.state
-        if self.table.step is not Step.PLAY or state is None:
+        state = self.game_table.state
+        if self.game_table.step is not Step.PLAY or state is None:
             return None
         return state.day, int(state.stage)
 
     @property
     def timer(self) -> int | None:
-        return self.table.table.config.timer
+        return self.game_table.table_setup.config.timer
 
     def time_up(self) -> EventObject | None:
-        return self._statement(self.table.time_up)  # None: the investigation ended by itself
+        return self._statement(self.game_table.time_up)  # None: the investigation ended by itself
 
     def _statement(self, make: Callable[[], Event]) -> EventObject | None:
         """A statement the host's clock calls for, or ``None`` when the table no longer needs it."""
@@ -179,12 +179,18 @@ class HostedGame:
         return self._keep(event)
 
     def check_head(self, seat: int, claim: HeadClaim) -> str | None:
-        table = self.table
-        return host_check(table.events, table.table.seat_keys, table.table.game_id, seat, claim)
+        game_table = self.game_table
+        return host_check(
+            game_table.events,
+            game_table.table_setup.seat_keys,
+            game_table.table_setup.game_id,
+            seat,
+            claim,
+        )
 
     def abort(self, reason: str, seats: Sequence[int] = ()) -> EventObject:
         try:
-            event = self.table.abort(reason, seats)
+            event = self.game_table.abort(reason, seats)
         except HostMisuse as exc:
             raise Refusal(ErrorCode.GAME_OVER, str(exc)) from None
         return self._keep(event)
@@ -197,9 +203,9 @@ class HostedGame:
     def _code(self, signed: SignedAction, rejected: Rejected) -> ErrorCode:
         if (
             rejected.check is Check.PLAYER_SIGNATURES
-            and signed.seat in self.table.table.seats
-            and signed.counter <= self.table.last_counter(signed.seat)
-            and signed.signature_valid(self.table.table.seat_keys[signed.seat])
+            and signed.seat in self.game_table.table_setup.seats
+            and signed.counter <= self.game_table.last_counter(signed.seat)
+            and signed.signature_valid(self.game_table.table_setup.seat_keys[signed.seat])
         ):
             return ErrorCode.REPLAY  # a genuine action of this seat, sent again
         return _CODES.get(rejected.check, ErrorCode.RULE)

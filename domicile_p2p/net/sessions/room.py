@@ -22,7 +22,7 @@ player becomes the Ghost), and the game begins by the same rule as the first
 one, once every seat is also ready.  Each game is a transcript of its own,
 with its own genesis and game id; ``games`` counts them.
 
-The game itself (the transcript's ``Table``: signatures, counters, the
+The game itself (the transcript's ``GameTable``: signatures, counters, the
 chain, the rules) sits behind :class:`Game`; this module only decides who
 sits where, and when the game may begin.
 """

@@ -78,9 +78,9 @@ class SeatPlayer:
 
     def _check_seat(self, replica: Replica) -> None:
         seat = self.seat
-        if seat is None or seat not in replica.table.seats:
+        if seat is None or seat not in replica.table_setup.seats:
             raise BadEvent(f"the genesis has no seat {seat} (the one the host gave this client)")
-        if replica.table.seat_keys[seat] != self.identity.public_key:
+        if replica.table_setup.seat_keys[seat] != self.identity.public_key:
             raise BadEvent(f"the genesis gives seat {seat} to another key than this client's")
 
     @property

@@ -142,7 +142,7 @@ class HeadWatch:
     def due(self, identity: Identity, seat: int, record: Record) -> list[HeadClaim]:
         """Sign a claim for every checkpoint event received since the last call."""
         events = record.events
-        game_id = record.table.game_id
+        game_id = record.table_setup.game_id
         claims = [
             HeadClaim.sign(identity, game_id, seat, event.seq, event.link())
             for event in events[self._scanned :]
@@ -153,14 +153,15 @@ class HeadWatch:
 
     def receive(self, record: Record, claim: HeadClaim) -> None:
         """Check a claim the host relayed (raises :class:`SplitHistory` or :class:`ForgedHead`)."""
-        table = record.table
-        if claim.seat not in table.seats:
+        table_setup = record.table_setup
+        if claim.seat not in table_setup.seats:
             raise ForgedHead(
                 f"the host relayed a chain head of seat {claim.seat}, not at this table"
             )
-        if not claim.valid(table.seat_keys[claim.seat], table.game_id):
+        if not claim.valid(table_setup.seat_keys[claim.seat], table_setup.game_id):
             raise ForgedHead(
-                f"the host relayed a chain head that {table.describe(claim.seat)} never signed"
+                f"the host relayed a chain head that {table_setup.describe(claim.seat)} "
+                "never signed"
             )
         if claim.seq < record.next_seq:
             self._compare(record, claim)
@@ -177,5 +178,5 @@ class HeadWatch:
     def _compare(self, record: Record, claim: HeadClaim) -> None:
         ours = record.events[claim.seq].link()
         if ours != claim.head:
-            raise SplitHistory(record.table.describe(claim.seat), claim.seq, ours, claim.head)
+            raise SplitHistory(record.table_setup.describe(claim.seat), claim.seq, ours, claim.head)
         self.agreed[claim.seat] = max(self.agreed.get(claim.seat, -1), claim.seq)

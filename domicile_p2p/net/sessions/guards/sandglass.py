@@ -4,7 +4,7 @@ A table set up with a timer (``--timer SECONDS``, recorded in its genesis)
 gives each investigation phase that long, counted from the moment the host
 saw the phase begin (the event that served the last investigator, or the
 Stage Two group give).  When it runs out the table publishes a signed
-``time-up`` statement (``Table.time_up``): every placed marker is locked
+``time-up`` statement (``GameTable.time_up``): every placed marker is locked
 where it stands and an investigator without one made no guess that day.
 Whether the host called time early or late cannot be proven; the transcript
 only shows that it did (protocol/SPEC.md, §13).

@@ -8,7 +8,7 @@ answers, or a player whose laptop died could otherwise hold the whole
 table hostage.  So each of these steps has a deadline, counted from the
 moment the table entered that step (progress by the other seats does not
 extend it): when it passes, the host writes an ``abort`` event naming the
-seats it waited for (``Table.abort_stalled``).  An abort reveals nothing
+seats it waited for (``GameTable.abort_stalled``).  An abort reveals nothing
 secret: it carries only a reason and seat numbers.
 
 Sans I/O: :class:`SetupWatch` only keeps time.  The host session tells it
