@@ -113,11 +113,11 @@ class FakeNetwork:
                         self.to_peer.setdefault(connection, deque()).append(text(message))
                 case Close(connection, code, reason):
                     self.closed[connection] = (code, reason)
-                case Persist(table, lines):
-                    self.persisted.setdefault(table, []).extend(lines)
+                case Persist(nameplate, lines):
+                    self.persisted.setdefault(nameplate, []).extend(lines)
                 case Log(event, fields):
                     self.logs.append({"event": event, **fields})
-                case GameFinished(_table, game_id):
+                case GameFinished(_nameplate, game_id):
                     self.finished.append(game_id)
                 case TableChanged():
                     pass

@@ -38,7 +38,7 @@ def test_a_bad_message_is_refused_alone_until_one_too_many_closes_the_connection
 
 def test_a_fatal_refusal_logs_what_the_connection_held_and_why() -> None:
     state = _connection()
-    state.table, state.seat, state.log_fields["failures"] = 4, 1, 3
+    state.nameplate, state.seat, state.log_fields["failures"] = 4, 1, 3
     log, _told, _closed = Refusals(5, lambda _state: None).fatal(
         state, ErrorCode.WRONG_CODE, "wrong table code"
     )

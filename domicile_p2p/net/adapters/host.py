@@ -194,30 +194,30 @@ class _Hooks:
         self.host = host
         self._loop = asyncio.get_running_loop()
 
-    def persist(self, table: int, lines: Sequence[bytes]) -> None:
+    def persist(self, nameplate: int, lines: Sequence[bytes]) -> None:
         """Runs in a disk thread (the server's group commit), never on the event loop.
 
         An ``OSError`` leaves nothing behind (the store cuts the log back) and the server
         tries again: the table pauses.  Anything else is a defect: the host stops.
         """
         try:
-            self.host.store.append_events(table, lines)
+            self.host.store.append_events(nameplate, lines)
         except OSError:
             raise
         except Exception as exc:
-            reason = f"cannot write table {table}'s log: {exc}"
+            reason = f"cannot write table {nameplate}'s log: {exc}"
             self._loop.call_soon_threadsafe(self.host.fail, reason)
             raise
 
     def log(self, event: str, fields: Mapping[str, Any]) -> None:
         self.host.log(event, fields)
 
-    def table_changed(self, table: int) -> None:
-        self.host._advert_changed(table)
-        self.host._bots_back(table)
+    def table_changed(self, nameplate: int) -> None:
+        self.host._advert_changed(nameplate)
+        self.host._bots_back(nameplate)
 
-    def game_finished(self, table: int, game_id: str) -> None:
-        self.host._finished(table, game_id)
+    def game_finished(self, nameplate: int, game_id: str) -> None:
+        self.host._finished(nameplate, game_id)
 
 
 class TableHost:
@@ -540,7 +540,7 @@ class TableHost:
     async def _closing(self) -> None:
         """What goes first when the host closes (a listening host's adverts)."""
 
-    def _advert_changed(self, table: int) -> None:
+    def _advert_changed(self, nameplate: int) -> None:
         """A table changed: a host that advertises it says so (one without a listener has
         nothing to say)."""
 
@@ -633,8 +633,8 @@ class TableHost:
         # laptop's owner (its seat, kept with the table for a resume) moves too.
         config = room.config
         self._bots = {
-            (table, config.rotated(seat) if table == room.nameplate else seat): task
-            for (table, seat), task in self._bots.items()
+            (nameplate, config.rotated(seat) if nameplate == room.nameplate else seat): task
+            for (nameplate, seat), task in self._bots.items()
         }
         stored = self._stored[room.nameplate]
         owner = None if stored.owner is None else config.rotated(stored.owner)
@@ -679,18 +679,18 @@ class TableHost:
             raise HostError("this host serves several tables: say which one to start")
         return next(iter(self.rooms.values()))
 
-    def _bots_back(self, table: int) -> None:
+    def _bots_back(self, nameplate: int) -> None:
         """Every bot seat of a table in its lobby that nobody holds gets its bot (back).
 
         At the start that is every bot; later, a bot whose seat a person took and then
         left again before the game began.  Once a game has begun, only the bots whose
         own key holds their seat play.
         """
-        room = self.rooms.get(table)
+        room = self.rooms.get(nameplate)
         if room is None or self._closed or self.server is None:
             return
         for seat in sorted(room.bot_seats):
-            running = self._bots.get((table, seat))
+            running = self._bots.get((nameplate, seat))
             if running is not None and not running.done():
                 continue
             holder = room.holders.get(seat)
@@ -772,33 +772,33 @@ class TableHost:
 
     # ------------------------------------------------------------- effects
 
-    def _finished(self, table: int, game_id: str) -> None:
-        room = self.rooms[table]
+    def _finished(self, nameplate: int, game_id: str) -> None:
+        room = self.rooms[nameplate]
         game = room.game
         assert isinstance(game, HostedGame)
         try:
             path = self.store.archive(game_id, game.event_objects)
         except OSError as exc:
             # The game is safe in the table's log; its archive waits for the disk.
-            self._archive_later(table, game_id, exc)
+            self._archive_later(nameplate, game_id, exc)
             return
-        self._archived(table, game_id, path)
+        self._archived(nameplate, game_id, path)
 
-    def _archive_later(self, table: int, game_id: str, error: OSError) -> None:
-        trouble = self._archive_trouble.setdefault(table, DiskTrouble(self.log, "archive"))
-        delay = trouble.failed(error, {"table": table, "game_id": game_id})
+    def _archive_later(self, nameplate: int, game_id: str, error: OSError) -> None:
+        trouble = self._archive_trouble.setdefault(nameplate, DiskTrouble(self.log, "archive"))
+        delay = trouble.failed(error, {"table": nameplate, "game_id": game_id})
 
         def again() -> None:
             if not self._closed:
-                self._finished(table, game_id)
+                self._finished(nameplate, game_id)
 
         asyncio.get_running_loop().call_later(delay, again)
 
-    def _archived(self, table: int, game_id: str, path: Path) -> None:
-        trouble = self._archive_trouble.pop(table, None)
+    def _archived(self, nameplate: int, game_id: str, path: Path) -> None:
+        trouble = self._archive_trouble.pop(nameplate, None)
         if trouble is not None:
-            trouble.recovered({"table": table, "game_id": game_id})
-        room = self.rooms[table]
+            trouble.recovered({"table": nameplate, "game_id": game_id})
+        room = self.rooms[nameplate]
         game = room.game
         assert isinstance(game, HostedGame)
         events = game.event_objects
@@ -809,7 +809,7 @@ class TableHost:
         self.log(
             "game-ended",
             {
-                "table": table,
+                "table": nameplate,
                 "game_id": game_id,
                 "outcome": str(outcome),
                 "day": state.day if state is not None else None,
@@ -821,7 +821,7 @@ class TableHost:
         )
         if self._another_game_due(room):
             # After the rest (and never inside the effects under way): the next lobby.
-            asyncio.get_running_loop().call_later(self.config.rest, self._next_game_due, table)
+            asyncio.get_running_loop().call_later(self.config.rest, self._next_game_due, nameplate)
         self._check_done()
 
     def _check_done(self) -> None:
@@ -917,12 +917,12 @@ class RunningHost(TableHost):
             state=room.state,
         )
 
-    def _advert_changed(self, table: int) -> None:
+    def _advert_changed(self, nameplate: int) -> None:
         advertiser = self._advertiser
-        room = self.rooms.get(table)
+        room = self.rooms.get(nameplate)
         if advertiser is None or room is None or self._closed:
             return
-        previous = self._advert_tasks.get(table)
+        previous = self._advert_tasks.get(nameplate)
 
         async def publish() -> None:
             if previous is not None:
@@ -930,15 +930,15 @@ class RunningHost(TableHost):
                     await previous
             advert = self._advert(room)
             try:
-                if advertiser.published(table):
+                if advertiser.published(nameplate):
                     await advertiser.update(advert)
                 else:
                     instance = await advertiser.publish(advert)
-                    self.log("advertised", {"table": table, "instance": instance})
+                    self.log("advertised", {"table": nameplate, "instance": instance})
             except Exception as exc:  # mDNS is a convenience: never take the host down
-                self.log("advert-failed", {"table": table, "error": str(exc)})
+                self.log("advert-failed", {"table": nameplate, "error": str(exc)})
 
-        self._advert_tasks[table] = asyncio.ensure_future(publish())
+        self._advert_tasks[nameplate] = asyncio.ensure_future(publish())
 
 
 async def start_host(config: HostConfig, log: LogSink | None = None) -> RunningHost:

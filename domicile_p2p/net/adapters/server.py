@@ -108,8 +108,8 @@ class _Outbox(Protocol):
 class HostHooks(Protocol):
     """What the server does with the effects that are not network traffic."""
 
-    def persist(self, table: int, lines: Sequence[bytes]) -> None:
-        """Append ``lines`` (events' canonical JSON) to table ``table``'s log durably (fsync)
+    def persist(self, nameplate: int, lines: Sequence[bytes]) -> None:
+        """Append ``lines`` (events' canonical JSON) to table ``nameplate``'s log durably (fsync)
         before returning.
 
         Called in one of the server's disk threads, never on the event loop, so it
@@ -122,9 +122,9 @@ class HostHooks(Protocol):
 
     def log(self, event: str, fields: Mapping[str, Any]) -> None: ...
 
-    def table_changed(self, table: int) -> None: ...
+    def table_changed(self, nameplate: int) -> None: ...
 
-    def game_finished(self, table: int, game_id: str) -> None: ...
+    def game_finished(self, nameplate: int, game_id: str) -> None: ...
 
 
 class _SocketOutbox:
@@ -243,7 +243,7 @@ class _DurableOrder:
                 persist = self._held.popleft()
                 assert isinstance(persist, Persist)
                 try:
-                    self._persist(persist.table, persist.lines)
+                    self._persist(persist.nameplate, persist.lines)
                 except Exception as exc:
                     self.failure = f"cannot write an event log: {exc}"
                     self._held.clear()
@@ -281,7 +281,7 @@ class _DurableOrder:
         """
         by_table: dict[int, list[bytes]] = {}
         for persist in group:
-            by_table.setdefault(persist.table, []).extend(persist.lines)
+            by_table.setdefault(persist.nameplate, []).extend(persist.lines)
         tables = len(by_table)
         while True:
             problems = await self._write_tables(by_table)
@@ -289,12 +289,12 @@ class _DurableOrder:
                 self._trouble.recovered({"tables": tables})
                 return True
             defects = [p for p in problems.values() if not isinstance(p, OSError)]
-            table, problem = next(iter(problems.items()))
+            nameplate, problem = next(iter(problems.items()))
             if self._stopping or defects:
                 problem = defects[0] if defects else problem
                 break
-            by_table = {table: by_table[table] for table in problems}
-            delay = self._trouble.failed(problem, {"table": table, "tables": sorted(problems)})
+            by_table = {nameplate: by_table[nameplate] for nameplate in problems}
+            delay = self._trouble.failed(problem, {"table": nameplate, "tables": sorted(problems)})
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._stop.wait(), delay)
         self.failure = f"cannot write an event log: {problem}"
@@ -312,12 +312,12 @@ class _DurableOrder:
         loop = asyncio.get_running_loop()
         group = _WriteGroup(loop, len(by_table))
         try:
-            for table, lines in by_table.items():
-                self._disk.submit(group.write, self._persist, table, lines)
+            for nameplate, lines in by_table.items():
+                self._disk.submit(group.write, self._persist, nameplate, lines)
         except RuntimeError as exc:  # the disk threads are gone: the server has closed
             return dict.fromkeys(by_table, exc)
         failed = await group.done
-        return {table: failed[table] for table in by_table if table in failed}
+        return {nameplate: failed[nameplate] for nameplate in by_table if nameplate in failed}
 
     def stop_retrying(self) -> None:
         """The server is closing: a write that fails once more now fails for good."""
@@ -357,16 +357,16 @@ class _WriteGroup:
         if count == 0:
             self.done.set_result(self._failed)
 
-    def write(self, persist: PersistFunction, table: int, lines: Sequence[bytes]) -> None:
+    def write(self, persist: PersistFunction, nameplate: int, lines: Sequence[bytes]) -> None:
         """Runs in a disk thread: write one table's lines, and wake the loop if it is the last."""
         problem: BaseException | None = None
         try:
-            persist(table, lines)
+            persist(nameplate, lines)
         except BaseException as exc:  # handed to the loop, as an executor future would
             problem = exc
         with self._lock:
             if problem is not None:
-                self._failed[table] = problem
+                self._failed[nameplate] = problem
             self._left -= 1
             last = self._left == 0
         if last:
@@ -534,10 +534,10 @@ class HostServer:
                     raise AssertionError("a Persist goes to the disk threads, never runs here")
                 case Log(event, fields):
                     self.hooks.log(event, fields)
-                case TableChanged(table):
-                    self.hooks.table_changed(table)
-                case GameFinished(table, game_id):
-                    self.hooks.game_finished(table, game_id)
+                case TableChanged(nameplate):
+                    self.hooks.table_changed(nameplate)
+                case GameFinished(nameplate, game_id):
+                    self.hooks.game_finished(nameplate, game_id)
         if due:
             self._send(due)
 

@@ -19,73 +19,79 @@ from domicile_p2p.net.sessions.effects import ConnectionId
 class Audience:
     """The seats and spectators of every table of one host (see the module docstring)."""
 
-    def __init__(self, tables: Iterable[int]) -> None:
-        self._seats: dict[int, dict[int, ConnectionId]] = {table: {} for table in tables}
-        """table -> seat -> the connection holding it."""
-        self._watching: dict[int, dict[ConnectionId, str]] = {table: {} for table in self._seats}
-        """table -> the connections watching it -> the name each gave."""
+    def __init__(self, nameplates: Iterable[int]) -> None:
+        self._seats: dict[int, dict[int, ConnectionId]] = {
+            nameplate: {} for nameplate in nameplates
+        }
+        """nameplate -> seat -> the connection holding it."""
+        self._watching: dict[int, dict[ConnectionId, str]] = {
+            nameplate: {} for nameplate in self._seats
+        }
+        """nameplate -> the connections watching it -> the name each gave."""
 
     # ------------------------------------------------------------- seats
 
-    def seats(self, table: int) -> set[int]:
-        """The seats of ``table`` a connection holds now."""
-        return set(self._seats.get(table, ()))
+    def seats(self, nameplate: int) -> set[int]:
+        """The seats of ``nameplate`` a connection holds now."""
+        return set(self._seats.get(nameplate, ()))
 
-    def holder(self, table: int, seat: int) -> ConnectionId | None:
-        return self._seats[table].get(seat)
+    def holder(self, nameplate: int, seat: int) -> ConnectionId | None:
+        return self._seats[nameplate].get(seat)
 
-    def holders(self, table: int) -> list[tuple[int, ConnectionId]]:
-        """``(seat, connection)`` of ``table``, in seat order."""
-        return sorted(self._seats[table].items())
+    def holders(self, nameplate: int) -> list[tuple[int, ConnectionId]]:
+        """``(seat, connection)`` of ``nameplate``, in seat order."""
+        return sorted(self._seats[nameplate].items())
 
-    def sit(self, table: int, seat: int, connection: ConnectionId) -> ConnectionId | None:
+    def sit(self, nameplate: int, seat: int, connection: ConnectionId) -> ConnectionId | None:
         """``connection`` holds ``seat`` now; the connection that held it before, if any."""
-        previous = self._seats[table].get(seat)
-        self._seats[table][seat] = connection
+        previous = self._seats[nameplate].get(seat)
+        self._seats[nameplate][seat] = connection
         return previous
 
-    def leave(self, table: int, seat: int, connection: ConnectionId) -> bool:
+    def leave(self, nameplate: int, seat: int, connection: ConnectionId) -> bool:
         """``connection`` is gone from ``seat``; ``False`` (nothing changes) when the seat
         is another connection's now (this one was superseded)."""
-        seats = self._seats[table]
+        seats = self._seats[nameplate]
         if seats.get(seat) != connection:
             return False
         del seats[seat]
         return True
 
-    def unseat(self, table: int, seat: int) -> ConnectionId | None:
+    def unseat(self, nameplate: int, seat: int) -> ConnectionId | None:
         """Free ``seat`` whoever holds it; the connection that held it, if any."""
-        return self._seats[table].pop(seat, None)
+        return self._seats[nameplate].pop(seat, None)
 
-    def move(self, table: int, moved: Mapping[int, int]) -> None:
-        """Every connection at ``table`` moves from its seat ``s`` to ``moved[s]``."""
-        self._seats[table] = {moved[seat]: held for seat, held in self._seats[table].items()}
+    def move(self, nameplate: int, moved: Mapping[int, int]) -> None:
+        """Every connection at ``nameplate`` moves from its seat ``s`` to ``moved[s]``."""
+        self._seats[nameplate] = {
+            moved[seat]: held for seat, held in self._seats[nameplate].items()
+        }
 
     # ------------------------------------------------------------- spectators
 
-    def spectators(self, table: int) -> list[ConnectionId]:
-        """The connections watching ``table``, in the order they came."""
-        return list(self._watching.get(table, ()))
+    def spectators(self, nameplate: int) -> list[ConnectionId]:
+        """The connections watching ``nameplate``, in the order they came."""
+        return list(self._watching.get(nameplate, ()))
 
-    def watchers(self, table: int) -> list[str]:
-        """The names the spectators of ``table`` gave, sorted (what the lobby says)."""
-        return sorted(self._watching.get(table, {}).values())
+    def watchers(self, nameplate: int) -> list[str]:
+        """The names the spectators of ``nameplate`` gave, sorted (what the lobby says)."""
+        return sorted(self._watching.get(nameplate, {}).values())
 
-    def watch(self, table: int, connection: ConnectionId, name: str) -> int:
-        """``connection`` watches ``table`` now; how many watch it."""
-        watching = self._watching[table]
+    def watch(self, nameplate: int, connection: ConnectionId, name: str) -> int:
+        """``connection`` watches ``nameplate`` now; how many watch it."""
+        watching = self._watching[nameplate]
         watching[connection] = name
         return len(watching)
 
-    def stop_watching(self, table: int, connection: ConnectionId) -> None:
-        self._watching[table].pop(connection, None)
+    def stop_watching(self, nameplate: int, connection: ConnectionId) -> None:
+        self._watching[nameplate].pop(connection, None)
 
     # ------------------------------------------------------------- everyone
 
-    def seated(self, table: int) -> list[ConnectionId]:
-        """The connections holding a seat at ``table``, in seat order."""
-        return [held for _, held in self.holders(table)]
+    def seated(self, nameplate: int) -> list[ConnectionId]:
+        """The connections holding a seat at ``nameplate``, in seat order."""
+        return [held for _, held in self.holders(nameplate)]
 
-    def everyone(self, table: int) -> list[ConnectionId]:
+    def everyone(self, nameplate: int) -> list[ConnectionId]:
         """Who gets the table's events: its seats in seat order, then its spectators."""
-        return self.seated(table) + self.spectators(table)
+        return self.seated(nameplate) + self.spectators(nameplate)

@@ -41,17 +41,17 @@ class ChatBudgets:
         self.limits = limits
         self._budgets: dict[tuple[int, int], _Budget] = {}
 
-    def _budget(self, table: int, seat: int, game_id: str) -> _Budget:
-        budget = self._budgets.get((table, seat))
+    def _budget(self, nameplate: int, seat: int, game_id: str) -> _Budget:
+        budget = self._budgets.get((nameplate, seat))
         if budget is None or budget.game_id != game_id:
             budget = _Budget(game_id, TokenBucket(self.limits.chat_rate, self.limits.chat_burst))
-            self._budgets[table, seat] = budget
+            self._budgets[nameplate, seat] = budget
         return budget
 
-    def refusal(self, table: int, seat: int, game_id: str, text: str, now: float) -> str | None:
+    def refusal(self, nameplate: int, seat: int, game_id: str, text: str, now: float) -> str | None:
         """Why a chat of ``text`` from ``seat`` is over its bound now, or ``None`` (then one
         message of the rate is spent, whatever the table says of it)."""
-        budget = self._budget(table, seat, game_id)
+        budget = self._budget(nameplate, seat, game_id)
         limit = self.limits.chat_characters
         if budget.characters + len(text) > limit:
             return (
@@ -65,6 +65,6 @@ class ChatBudgets:
             )
         return None
 
-    def spend(self, table: int, seat: int, game_id: str, text: str) -> None:
+    def spend(self, nameplate: int, seat: int, game_id: str, text: str) -> None:
         """The table took a chat of ``text`` from ``seat``: its characters are spent."""
-        self._budget(table, seat, game_id).characters += len(text)
+        self._budget(nameplate, seat, game_id).characters += len(text)

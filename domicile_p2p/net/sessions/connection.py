@@ -52,7 +52,7 @@ class Connection:
     bad_frames: int = 0
     join: Join | Watch | None = None
     reply: HostReply | None = None
-    table: int | None = None
+    nameplate: int | None = None
     seat: int | None = None
     closing: bool = False
     counted: bool = True
@@ -82,7 +82,7 @@ class Refusals:
                 {
                     "connection": state.id,
                     "remote": state.remote,
-                    "table": state.table,
+                    "table": state.nameplate,
                     "seat": state.seat,
                     "code": code.value,
                     "reason": message,
@@ -98,7 +98,7 @@ class Refusals:
         fields: dict[str, Any] = {
             "connection": state.id,
             "remote": state.remote,
-            "table": state.table,
+            "table": state.nameplate,
             "seat": state.seat,
             "code": code.value,
             "reason": message,

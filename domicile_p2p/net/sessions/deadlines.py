@@ -52,9 +52,9 @@ class GameDeadlines:
         }
         """Tables with new events since the last look (a resumed game too)."""
 
-    def published(self, table: int) -> None:
-        """``table``'s game has new events (or a new game): look at it next time."""
-        self._published.add(table)
+    def published(self, nameplate: int) -> None:
+        """``nameplate``'s game has new events (or a new game): look at it next time."""
+        self._published.add(nameplate)
 
     def deadline(self) -> float | None:
         clocks = [self._setup.deadline(), self._sand_glass.deadline()]
@@ -92,11 +92,11 @@ class GameDeadlines:
         assert room.game is not None
         return _statement(room, room.game.time_up, "time-up", ("locked", "no_guess"), False)
 
-    def forget(self, table: int) -> None:
-        """``table`` is out of order: its clocks stop."""
-        self._setup.forget(table)
-        self._sand_glass.forget(table)
-        self._published.discard(table)
+    def forget(self, nameplate: int) -> None:
+        """``nameplate`` is out of order: its clocks stop."""
+        self._setup.forget(nameplate)
+        self._sand_glass.forget(nameplate)
+        self._published.discard(nameplate)
 
 
 def _statement(

@@ -40,25 +40,25 @@ class Close:
 
 @dataclass(frozen=True, slots=True)
 class Persist:
-    """Append ``lines`` (events' canonical JSON, no newline) to table ``table``'s log on disk,
+    """Append ``lines`` (events' canonical JSON, no newline) to table ``nameplate``'s log on disk,
     durably, before going on."""
 
-    table: int
+    nameplate: int
     lines: tuple[bytes, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class TableChanged:
-    """Table ``table``'s seats or state changed: refresh its advert."""
+    """Table ``nameplate``'s seats or state changed: refresh its advert."""
 
-    table: int
+    nameplate: int
 
 
 @dataclass(frozen=True, slots=True)
 class GameFinished:
-    """Table ``table``'s game is over: archive its transcript."""
+    """Table ``nameplate``'s game is over: archive its transcript."""
 
-    table: int
+    nameplate: int
     game_id: str
 
 

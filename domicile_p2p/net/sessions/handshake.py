@@ -180,7 +180,7 @@ class Handshake:
                 {
                     "connection": state.id,
                     "remote": state.remote,
-                    "table": state.table,
+                    "table": state.nameplate,
                     "code": ErrorCode.WRONG_CODE.value,
                     "reason": "the client left after the PAKE (a wrong code)",
                     **state.log_fields,
@@ -202,16 +202,16 @@ class Handshake:
 
     # ------------------------------------------------------------- the messages
 
-    def room(self, protocol: int, table: int) -> Room:
+    def room(self, protocol: int, nameplate: int) -> Room:
         """The table a Join, Watch or Resume names, or :class:`Refusal`."""
         if protocol != PROTOCOL:
             raise Refusal(
                 ErrorCode.PROTOCOL_VERSION,
                 f"this host speaks protocol {PROTOCOL}, your client {protocol}: update one of them",
             )
-        room = self._rooms.get(table)
+        room = self._rooms.get(nameplate)
         if room is None:
-            raise Refusal(ErrorCode.UNKNOWN_TABLE, f"this host has no table {table}")
+            raise Refusal(ErrorCode.UNKNOWN_TABLE, f"this host has no table {nameplate}")
         if room.out_of_order is not None:
             raise Refusal(ErrorCode.UNEXPECTED, out_of_order(room))
         return room
@@ -229,7 +229,7 @@ class Handshake:
         refused = self.admission.queue(state.id, state.remote)
         if refused is not None:
             return self._refusals.fatal(state, ErrorCode.RATE_LIMITED, refused)
-        state.join, state.table, state.phase = message, room.nameplate, Phase.QUEUED
+        state.join, state.nameplate, state.phase = message, room.nameplate, Phase.QUEUED
         return []
 
     def admit(self, now: float) -> list[HostEffect]:
@@ -253,8 +253,8 @@ class Handshake:
     def confirm(self, state: Connection, message: Confirm, now: float) -> Entry | list[HostEffect]:
         """The client's confirmation and identity proof: its way in, or its refusal."""
         join, reply = state.join, state.reply
-        assert join is not None and reply is not None and state.table is not None
-        room = self._rooms[state.table]
+        assert join is not None and reply is not None and state.nameplate is not None
+        room = self._rooms[state.nameplate]
         key = bytes.fromhex(join.key)
         confirmed = reply.client_confirmed(bytes.fromhex(message.mac))
         proved = confirmed and proof_holds(
@@ -337,15 +337,15 @@ class Handshake:
 
     def _pake(self, state: Connection, now: float) -> list[HostEffect]:
         """The host's half of the PAKE for a join whose turn has come."""
-        message, table = state.join, state.table
-        assert message is not None and table is not None
-        room = self._rooms[table]
+        message, nameplate = state.join, state.nameplate
+        assert message is not None and nameplate is not None
+        room = self._rooms[nameplate]
         binding = Binding(room.nameplate, self.fingerprint, bytes.fromhex(message.key), state.nonce)
         try:
             reply = host_reply(room.config.code, binding, bytes.fromhex(message.pake))
         except WireError as exc:
             # As costly as a wrong code, and as telling: it counts as a failure.
-            state.join = state.table = None
+            state.join = state.nameplate = None
             state.log_fields["failures"] = self.admission.record_failure(state.remote, now)
             return self._refusals.bad(state, ErrorCode(exc.code), str(exc))
         # From here the client can tell from our confirmation whether its code was right.

@@ -12,15 +12,16 @@ what it returns, in order::
     reject_frame(conn, error, now)     a frame the codec refused (WireError)
     disconnect(conn, now)              the connection is gone
     tick(now)                          time passed (handshake, lobby, setup, sand-glass deadlines)
-    start_table(table, now)            the host's owner says start (a call, not a message)
-    next_game(table, now)              the host opens the lobby of a table's next game
-    rotate_seats(table, now)           the host's owner moves everyone round one seat
+    start_table(nameplate, now)        the host's owner says start (a call, not a message)
+    next_game(nameplate, now)          the host opens the lobby of a table's next game
+    rotate_seats(nameplate, now)       the host's owner moves everyone round one seat
 
 Each returns a list of effects (``effects.py``): messages to send, connections
 to close, events to persist (fsync-ed *before* any later send), adverts to
 refresh, finished games to archive, and log records.  Nothing else happens:
 the same inputs always give the same outputs, which is what the fake-link
-tests rely on.
+tests rely on.  A table is known by its ``nameplate``, its number (the one its
+join code begins with, ``join/codes.py``); the wire calls it ``table``.
 
 A connection goes through these phases (``connection.py``)::
 
@@ -160,12 +161,12 @@ class HostSession:
 
     # ------------------------------------------------------------- queries
 
-    def connected_seats(self, table: int) -> set[int]:
-        return self._at_table.seats(table)
+    def connected_seats(self, nameplate: int) -> set[int]:
+        return self._at_table.seats(nameplate)
 
-    def spectators(self, table: int) -> int:
-        """How many connections watch ``table`` now."""
-        return len(self._at_table.spectators(table))
+    def spectators(self, nameplate: int) -> int:
+        """How many connections watch ``nameplate`` now."""
+        return len(self._at_table.spectators(nameplate))
 
     def authenticated(self, connection: ConnectionId) -> bool:
         """Whether ``connection`` has proven the code (seated or watching) or its seat's key."""
@@ -226,8 +227,10 @@ class HostSession:
                 case Act() if state.phase is Phase.SEATED:
                     return self._act(state, message, now)
                 case Fetch() if state.phase in (Phase.SEATED, Phase.WATCHING):
-                    assert state.table is not None
-                    return self._fan_out.catch_up(state.id, self.rooms[state.table], message.since)
+                    assert state.nameplate is not None
+                    return self._fan_out.catch_up(
+                        state.id, self.rooms[state.nameplate], message.since
+                    )
                 case Head() if state.phase is Phase.SEATED:
                     return self._head(state, message)
                 case Restore() if state.phase in (Phase.SEATED, Phase.WATCHING):
@@ -250,7 +253,7 @@ class HostSession:
         except WireError as exc:
             return self._bad(state, ErrorCode(exc.code), str(exc))
         except Exception as exc:  # a bug: contained to this connection's table
-            room = None if state.table is None else self.rooms.get(state.table)
+            room = None if state.nameplate is None else self.rooms.get(state.nameplate)
             if room is not None and state.phase in (Phase.SEATED, Phase.WATCHING):
                 return self._set_aside(room, f"handle a {type(message).__name__.lower()}", exc)
             return [
@@ -313,25 +316,27 @@ class HostSession:
 
     # ------------------------------------------------------------- the lobby (``lobby.py``)
 
-    def start_table(self, table: int, now: float, *, owner: int | None = None) -> list[HostEffect]:
+    def start_table(
+        self, nameplate: int, now: float, *, owner: int | None = None
+    ) -> list[HostEffect]:
         """The host's owner says start (:meth:`Lobbies.start`); :class:`Refusal` for an
         unknown table or one whose game has started."""
-        return self._lobbies.start(table, now, owner=owner) + self._watch_games(now)
+        return self._lobbies.start(nameplate, now, owner=owner) + self._watch_games(now)
 
-    def next_game(self, table: int, now: float) -> list[HostEffect]:
-        """Open the lobby of table ``table``'s next game (:meth:`Lobbies.next_game`);
+    def next_game(self, nameplate: int, now: float) -> list[HostEffect]:
+        """Open the lobby of table ``nameplate``'s next game (:meth:`Lobbies.next_game`);
         :class:`Refusal` for an unknown table or one whose game is not over."""
-        room, effects = self._lobbies.next_game(table, now)
-        self._deadlines.published(table)
+        room, effects = self._lobbies.next_game(nameplate, now)
+        self._deadlines.published(nameplate)
         return effects + self._lobbies.seats_moved(room, now) + self._watch_games(now)
 
     def rotate_seats(
-        self, table: int, now: float, bot_name: Callable[[int], str] | None = None
+        self, nameplate: int, now: float, bot_name: Callable[[int], str] | None = None
     ) -> list[HostEffect]:
         """The host's owner moves everyone round one seat in a lobby (:meth:`Lobbies.rotate`;
         a bot takes ``bot_name`` of its new seat); :class:`Refusal` for an unknown table or
         a game under way."""
-        return self._lobbies.rotate(table, now, bot_name) + self._watch_games(now)
+        return self._lobbies.rotate(nameplate, now, bot_name) + self._watch_games(now)
 
     # ------------------------------------------------------------- play
 
@@ -351,8 +356,8 @@ class HostSession:
         return effects + self._publish(room, 0, events, lobby_changed=True)
 
     def _act(self, state: Connection, message: Act, now: float) -> list[HostEffect]:
-        assert state.table is not None and state.seat is not None
-        room = self.rooms[state.table]
+        assert state.nameplate is not None and state.seat is not None
+        room = self.rooms[state.nameplate]
         if room.game is None:
             return self._bad(state, ErrorCode.UNEXPECTED, "the game has not begun yet")
         game_id = room.game.game_id
@@ -373,8 +378,8 @@ class HostSession:
 
     def _head(self, state: Connection, message: Head) -> list[HostEffect]:
         """Relay a seat's signed chain head to everyone else at its table (``relay.py``)."""
-        assert state.table is not None and state.seat is not None
-        room = self.rooms[state.table]
+        assert state.nameplate is not None and state.seat is not None
+        room = self.rooms[state.nameplate]
         if room.game is None:
             return self._bad(state, ErrorCode.UNEXPECTED, "the game has not begun yet")
         relayed = self._relay.head(room.game, state.seat, message)
@@ -387,8 +392,8 @@ class HostSession:
 
     def _restore(self, state: Connection, message: Restore) -> list[HostEffect]:
         """Events the host's log lost, handed back by a peer that holds them (``relay.py``)."""
-        assert state.table is not None
-        room = self.rooms[state.table]
+        assert state.nameplate is not None
+        room = self.rooms[state.nameplate]
         if room.game is None:
             return self._bad(state, ErrorCode.UNEXPECTED, "the game has not begun yet")
         restored = self._relay.restore(room.nameplate, room.game, state.seat, message)

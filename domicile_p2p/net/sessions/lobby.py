@@ -91,7 +91,7 @@ class Lobbies:
         if previous is not None and previous != state.id:
             old = self._connections.get(previous)
             if old is not None:
-                old.table = old.seat = None
+                old.nameplate = old.seat = None
                 if entry.displaced is not None:
                     effects += self._refusals.fatal(
                         old, ErrorCode.TAKEN_OVER, f"{entry.name} has taken this seat from its bot"
@@ -100,7 +100,7 @@ class Lobbies:
                     effects += self._refusals.fatal(
                         old, ErrorCode.SUPERSEDED, "you connected again from somewhere else"
                     )
-        state.phase, state.table, state.seat = Phase.SEATED, room.nameplate, seat
+        state.phase, state.nameplate, state.seat = Phase.SEATED, room.nameplate, seat
         self._audience.sit(room.nameplate, seat, state.id)
         held = len(room.game.events) if room.game is not None else 0
         effects.append(
@@ -135,7 +135,7 @@ class Lobbies:
                 f"{watching} people already watch this table (at most "
                 f"{self._limits.max_spectators}); try again when one leaves",
             )
-        state.phase, state.table = Phase.WATCHING, room.nameplate
+        state.phase, state.nameplate = Phase.WATCHING, room.nameplate
         watching = self._audience.watch(room.nameplate, state.id, entry.name)
         held = len(room.game.events) if room.game is not None else 0
         return [
@@ -159,30 +159,30 @@ class Lobbies:
         """``state`` disconnected: it stops watching, or frees its seat in a lobby (the
         seat of a game under way stays its player's)."""
         effects: list[HostEffect] = []
-        if state.phase is Phase.WATCHING and state.table is not None:
-            self._audience.stop_watching(state.table, state.id)
-            effects.append(Log("stopped-watching", {"table": state.table}))
-            room = self.rooms.get(state.table)
+        if state.phase is Phase.WATCHING and state.nameplate is not None:
+            self._audience.stop_watching(state.nameplate, state.id)
+            effects.append(Log("stopped-watching", {"table": state.nameplate}))
+            room = self.rooms.get(state.nameplate)
             if room is not None:
                 effects += self._fan_out.lobby(room)  # one fewer watches
             return effects
-        if state.table is None or state.seat is None:
+        if state.nameplate is None or state.seat is None:
             return effects
-        if not self._audience.leave(state.table, state.seat, state.id):
+        if not self._audience.leave(state.nameplate, state.seat, state.id):
             return effects  # superseded earlier: the seat is someone else's connection now
-        room = self.rooms[state.table]
+        room = self.rooms[state.nameplate]
         released = room.release(state.seat)
         effects.append(
             Log(
                 "leave",
-                {"table": state.table, "seat": state.seat, "seat_released": released},
+                {"table": state.nameplate, "seat": state.seat, "seat_released": released},
             )
         )
         effects.extend(self._fan_out.lobby(room))
         effects.append(TableChanged(room.nameplate))
         return effects
 
-    def start(self, table: int, now: float, *, owner: int | None = None) -> list[HostEffect]:
+    def start(self, nameplate: int, now: float, *, owner: int | None = None) -> list[HostEffect]:
         """The host's owner says start: the game begins as soon as every seat is held.
 
         Seats still held by bots are played by those bots.  In the lobby of a next game
@@ -190,29 +190,29 @@ class Lobbies:
         fills any empty seat); the ``owner``'s own seat counts as ready (its start says
         so).  :class:`Refusal` for an unknown table or one whose game has started.
         """
-        room = self._room(table)
+        room = self._room(nameplate)
         room.request_start()
         if owner is not None and owner in room.holders and room.games > 1:
             room.set_ready(owner, True)
         effects: list[HostEffect] = [
-            Log("start-requested", {"table": table, "seats_free": room.seats_free})
+            Log("start-requested", {"table": nameplate, "seats_free": room.seats_free})
         ]
         effects += self._unseat_not_ready(room, "the host's owner started the game without you")
         if room.may_start(now):
             effects += self._begin(room)
         return effects
 
-    def next_game(self, table: int, now: float) -> tuple[Room, list[HostEffect]]:
-        """Open the lobby of table ``table``'s next game, once its game is over (a rematch);
+    def next_game(self, nameplate: int, now: float) -> tuple[Room, list[HostEffect]]:
+        """Open the lobby of table ``nameplate``'s next game, once its game is over (a rematch);
         then tell the seats where they sit (:meth:`seats_moved`).
 
         Everyone still connected keeps their seat and gets ``Seated`` for the next game;
         the seats of those who left are free.  :class:`Refusal` for an unknown table
         or one whose game is not over (and nothing changes).
         """
-        room = self._room(table)
+        room = self._room(nameplate)
         previous = room.game.game_id if room.game is not None else None
-        freed = room.next_game(self._audience.seats(table))
+        freed = room.next_game(self._audience.seats(nameplate))
         if room.starts is Starts.WAIT:
             self.clocks.wait(room)
         room.open_lobby(now)
@@ -220,40 +220,40 @@ class Lobbies:
         effects: list[HostEffect] = [
             Log(
                 "next-game",
-                {"table": table, "game": room.games, "previous": previous, "freed": freed},
+                {"table": nameplate, "game": room.games, "previous": previous, "freed": freed},
             )
         ]
         # Every spectator stays and watches the next game too, from its lobby (each game
         # a transcript of its own, from its genesis), before anything of it is sent.
         effects += [
-            Send(connection, Watching(table, 0, room.games))
-            for connection in self._audience.spectators(table)
+            Send(connection, Watching(nameplate, 0, room.games))
+            for connection in self._audience.spectators(nameplate)
         ]
         return room, effects
 
     def rotate(
-        self, table: int, now: float, bot_name: Callable[[int], str] | None = None
+        self, nameplate: int, now: float, bot_name: Callable[[int], str] | None = None
     ) -> list[HostEffect]:
         """The host's owner moves everyone round one seat in a lobby (the next Ghost is the
         next seat's player; a bot takes ``bot_name`` of its new seat).  :class:`Refusal` for
         an unknown table or a game under way."""
-        room = self._room(table)
+        room = self._room(nameplate)
         moved = room.rotate(bot_name)
-        self._audience.move(table, moved)
-        for connection in self._audience.seated(table):
+        self._audience.move(nameplate, moved)
+        for connection in self._audience.seated(nameplate):
             state = self._connections.get(connection)
             if state is not None and state.seat is not None:
                 state.seat = moved[state.seat]
         if room.games > 1:
             # Nobody is ready after a rotation: a new deadline.
             self.clocks.ready_clock(room, now)
-        effects: list[HostEffect] = [Log("seats-rotated", {"table": table})]
+        effects: list[HostEffect] = [Log("seats-rotated", {"table": nameplate})]
         return effects + self.seats_moved(room, now)
 
-    def _room(self, table: int) -> Room:
-        room = self.rooms.get(table)
+    def _room(self, nameplate: int) -> Room:
+        room = self.rooms.get(nameplate)
         if room is None:
-            raise Refusal(ErrorCode.UNKNOWN_TABLE, f"this host has no table {table}")
+            raise Refusal(ErrorCode.UNKNOWN_TABLE, f"this host has no table {nameplate}")
         return room
 
     def seats_moved(self, room: Room, now: float) -> list[HostEffect]:
@@ -270,8 +270,8 @@ class Lobbies:
 
     def ready(self, state: Connection, message: Ready, now: float) -> list[HostEffect]:
         """A seat says whether it is ready (the lobby of a next game), or is refused."""
-        assert state.table is not None and state.seat is not None
-        room = self.rooms[state.table]
+        assert state.nameplate is not None and state.seat is not None
+        room = self.rooms[state.nameplate]
         try:
             room.set_ready(state.seat, message.ready)
         except Refusal as refusal:
@@ -326,7 +326,7 @@ class Lobbies:
             connection = self._audience.unseat(room.nameplate, seat)
             state = None if connection is None else self._connections.get(connection)
             if state is not None and not state.closing:
-                state.table = state.seat = None
+                state.nameplate = state.seat = None
                 effects += self._refusals.fatal(
                     state, ErrorCode.GAME_STARTED, f"{why} (you were not ready); you may watch it"
                 )

@@ -55,9 +55,9 @@ class LobbyClocks:
         """``room``'s lobby starts on its wait clock (a next game of a ``wait`` table)."""
         self._waiting[room.nameplate] = room
 
-    def stop(self, table: int) -> None:
-        """``table``'s game began, or the table is out of order: its wait clock stops."""
-        self._waiting.pop(table, None)
+    def stop(self, nameplate: int) -> None:
+        """``nameplate``'s game began, or the table is out of order: its wait clock stops."""
+        self._waiting.pop(nameplate, None)
 
     def ready_clock(self, room: Room, now: float) -> None:
         """The lobby of ``room``'s next game frees its not-ready seats ``ready_timeout``

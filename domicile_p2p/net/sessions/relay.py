@@ -67,17 +67,17 @@ class Relay:
 
     def behind(
         self,
-        table: int,
+        nameplate: int,
         game: Game | None,
         connection: ConnectionId,
         have: int,
         seat: int | None,
     ) -> list[HostEffect]:
-        """A returning peer holds ``have`` events of ``table``'s game: said once per table
+        """A returning peer holds ``have`` events of ``nameplate``'s game: said once per table
         and game when that is more than the host's log holds, for the operator."""
         if game is None or have <= len(game.events):
             return []
-        told = (table, game.game_id)
+        told = (nameplate, game.game_id)
         if told in self._told_behind:
             return []
         self._told_behind.add(told)
@@ -85,7 +85,7 @@ class Relay:
             Log(
                 "log-behind",
                 {
-                    "table": table,
+                    "table": nameplate,
                     "game_id": game.game_id,
                     "seat": seat,
                     "connection": connection,
@@ -96,7 +96,7 @@ class Relay:
             )
         ]
 
-    def restore(self, table: int, game: Game, seat: int | None, message: Restore) -> Restored:
+    def restore(self, nameplate: int, game: Game, seat: int | None, message: Restore) -> Restored:
         """The events of ``message`` that check out, taken into ``game`` in order."""
         start = len(game.events)
         taken, problem = game.restore(message.start, message.events)
@@ -105,7 +105,7 @@ class Relay:
             log.append(
                 Log(
                     "log-restored",
-                    {"table": table, "seat": seat, "start": start, "events": len(taken)},
+                    {"table": nameplate, "seat": seat, "start": start, "events": len(taken)},
                 )
             )
         return Restored(start, taken, problem, log)

@@ -51,29 +51,29 @@ class SandGlass:
 
     def observe(
         self,
-        table: int,
+        nameplate: int,
         investigation: Investigation | None,
         seconds: int | None,
         now: float,
         round: Investigation | None = None,
     ) -> None:
-        """Table ``table`` is in ``investigation`` (``None``: none under way) at ``now``, on
+        """Table ``nameplate`` is in ``investigation`` (``None``: none under way) at ``now``, on
         ``round`` (the day and stage of its game; a new one means a séance was just told).
         The glass of a new investigation runs ``seconds`` from ``now``, or from
         :data:`SEANCE_SEEN_WITHIN` after that séance if that is later."""
         if round is not None:
-            last = self._rounds.get(table)
+            last = self._rounds.get(nameplate)
             if last is not None and last != round:
-                self._told[table] = now
-            self._rounds[table] = round
+                self._told[nameplate] = now
+            self._rounds[nameplate] = round
         if investigation is None or seconds is None:
-            self._running.pop(table, None)
+            self._running.pop(nameplate, None)
             return
-        current = self._running.get(table)
+        current = self._running.get(nameplate)
         if current is None or current.investigation != investigation:
-            told = self._told.get(table)
+            told = self._told.get(nameplate)
             turned = now if told is None else max(now, told + SEANCE_SEEN_WITHIN)
-            self._running[table] = _Running(investigation, turned + seconds)
+            self._running[nameplate] = _Running(investigation, turned + seconds)
 
     def deadline(self) -> float | None:
         """The earliest moment an investigation runs out, if any is under way."""
@@ -81,8 +81,8 @@ class SandGlass:
 
     def expired(self, now: float) -> list[int]:
         """The tables whose investigation has run out, in order."""
-        return sorted(table for table, r in self._running.items() if now >= r.deadline)
+        return sorted(nameplate for nameplate, r in self._running.items() if now >= r.deadline)
 
-    def forget(self, table: int) -> None:
-        """Time was called on ``table``'s investigation (its séance follows)."""
-        self._running.pop(table, None)
+    def forget(self, nameplate: int) -> None:
+        """Time was called on ``nameplate``'s investigation (its séance follows)."""
+        self._running.pop(nameplate, None)

@@ -47,14 +47,14 @@ class SetupWatch:
         self._earliest = math.inf
         """At most the earliest ``since`` waiting: :meth:`expired` scans only once it may be due."""
 
-    def observe(self, table: int, step: Step | None, now: float) -> None:
-        """Table ``table`` is at ``step`` (``None``: no game yet) at time ``now``."""
+    def observe(self, nameplate: int, step: Step | None, now: float) -> None:
+        """Table ``nameplate`` is at ``step`` (``None``: no game yet) at time ``now``."""
         if step not in DEADLINE_STEPS:
-            self._waiting.pop(table, None)
+            self._waiting.pop(nameplate, None)
             return
-        current = self._waiting.get(table)
+        current = self._waiting.get(nameplate)
         if current is None or current.step is not step:
-            self._waiting[table] = _Waiting(step, now)
+            self._waiting[nameplate] = _Waiting(step, now)
             self._earliest = min(self._earliest, now)
 
     def deadline(self) -> float | None:
@@ -66,7 +66,9 @@ class SetupWatch:
         if now - self._earliest < self.timeout:
             return []  # called on every input: the common case costs no scan
         self._earliest = min((w.since for w in self._waiting.values()), default=math.inf)
-        return sorted(table for table, w in self._waiting.items() if now - w.since >= self.timeout)
+        return sorted(
+            nameplate for nameplate, w in self._waiting.items() if now - w.since >= self.timeout
+        )
 
-    def forget(self, table: int) -> None:
-        self._waiting.pop(table, None)
+    def forget(self, nameplate: int) -> None:
+        self._waiting.pop(nameplate, None)
