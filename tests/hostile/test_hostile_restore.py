@@ -31,7 +31,9 @@ def _restart_with_a_rolled_back_log(table, held: int):  # type: ignore[no-untype
     room: Room = network.host.rooms[table.nameplate]
     kept = list(table.game.event_objects)[: held - LOST]
     room.game = HostedGame.resume(table.host, kept)
-    network.host._deadlines.published(room.nameplate)  # as a resumed host's session would hold it
+    network.host._games.deadlines.published(
+        room.nameplate
+    )  # as a resumed host's session would hold it
     return room
 
 
@@ -61,7 +63,10 @@ def test_the_first_returning_player_hands_back_what_the_host_lost_and_the_game_g
     assert first.connection is not None
     state = network.host._connections[first.connection]
     for _ in range(3):
-        assert network.host._relay.behind(room.nameplate, room.game, state.id, held + 10, 0) == []
+        assert (
+            network.host._games._relay.behind(room.nameplate, room.game, state.id, held + 10, 0)
+            == []
+        )
     network.run(table.peers)
     assert all(peer.error is None and peer.session.finished for peer in table.peers)
     events = list(room.game.event_objects)  # type: ignore[attr-defined]

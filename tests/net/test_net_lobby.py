@@ -14,6 +14,7 @@ from domicile_p2p.net.sessions.fanout import FanOut
 from domicile_p2p.net.sessions.handshake import Entry
 from domicile_p2p.net.sessions.limits import HostLimits, TokenBucket
 from domicile_p2p.net.sessions.lobby import Lobbies
+from domicile_p2p.net.sessions.lobby_clocks import LobbyClocks
 from domicile_p2p.net.sessions.relay import Relay
 from domicile_p2p.net.sessions.room import Room
 from domicile_p2p.net.wire import Error, ErrorCode, Lobby, Role, Seated, Watching
@@ -59,6 +60,7 @@ def _hall(limits: HostLimits | None = None) -> Hall:
         fan_out=FanOut(audience, limits.ready_timeout),
         refusals=Refusals(limits.max_bad_frames, lambda _state: None),
         relay=Relay(),
+        clocks=LobbyClocks([room], limits.ready_timeout),
         limits=limits,
         begin=begin,
     )

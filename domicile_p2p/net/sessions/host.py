@@ -54,11 +54,12 @@ deadline), with ``admission.py`` (connection caps, shedding, the join queue,
 PAKE failure counts); ``connection.py`` (a connection's state, how it is
 refused); ``lobby.py`` (a seat taken, a spectator in, a seat left, ready, the
 owner's start, the next game, a rotation), with ``lobby_clocks.py`` (the
-lobbies' wait and ready clocks); ``audience.py`` (who holds each seat and who
-watches) and ``fanout.py`` (what they get, in order); ``relay.py`` (heads
-relayed, lost events restored); ``deadlines.py`` (the setup's and the
-sand-glass's clocks); ``chat.py`` (chat budgets); ``room.py`` (a table's seats
-and lobby), ``game.py`` (its game), ``guards/`` (deadlines and cross-checks).
+lobbies' wait and ready clocks); ``games.py`` (a game begun, acted on, its
+heads relayed and lost events restored (``relay.py``), its setup and
+sand-glass clocks (``deadlines.py``), chat budgets (``chat.py``), a table set
+aside); ``audience.py`` (who holds each seat and who watches) and
+``fanout.py`` (what they get, in order); ``room.py`` (a table's seats and
+lobby), ``game.py`` (its game), ``guards/`` (deadlines and cross-checks).
 This module keeps the connections, hands each message to the part its phase
 calls for, and puts the parts' answers together into effects, in order.
 
@@ -72,35 +73,34 @@ and every table carry on, and every refusal is logged.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from typing import Final
 
 from domicile_p2p.net.errors import WireError
 from domicile_p2p.net.sessions.audience import Audience
-from domicile_p2p.net.sessions.chat import ChatBudgets, chat_text
 from domicile_p2p.net.sessions.connection import (
     CLOSE_GOING_AWAY,
     Connection,
     Phase,
     Refusals,
 )
-from domicile_p2p.net.sessions.deadlines import GameDeadlines, Statement
 from domicile_p2p.net.sessions.effects import (
     Close,
     ConnectionId,
     HostEffect,
     Log,
     Send,
-    TableChanged,
 )
 from domicile_p2p.net.sessions.fanout import FanOut
-from domicile_p2p.net.sessions.handshake import Entry, Handshake, out_of_order
+from domicile_p2p.net.sessions.games import Games
+from domicile_p2p.net.sessions.handshake import Entry, Handshake
 
 # HostLimits lives with the other limits; adapters and tests import it from here too.
 from domicile_p2p.net.sessions.limits import HostLimits as HostLimits
 from domicile_p2p.net.sessions.lobby import Lobbies
+from domicile_p2p.net.sessions.lobby_clocks import LobbyClocks
 from domicile_p2p.net.sessions.relay import Relay
-from domicile_p2p.net.sessions.room import EventObject, Refusal, Room
+from domicile_p2p.net.sessions.room import Room
 from domicile_p2p.net.wire import (
     Act,
     ClientMessage,
@@ -145,19 +145,28 @@ class HostSession:
         self._at_table = Audience(self.rooms)
         """Who holds each seat and who watches, per table (``audience.py``)."""
         self._fan_out = FanOut(self._at_table, self.limits.ready_timeout)
-        self._relay = Relay()
+        relay = Relay()
+        clocks = LobbyClocks(self.rooms.values(), self.limits.ready_timeout)
+        self._games = Games(
+            self.rooms,
+            connections=self._connections,
+            fan_out=self._fan_out,
+            relay=relay,
+            refusals=self._refusals,
+            clocks=clocks,
+            limits=self.limits,
+        )
         self._lobbies = Lobbies(
             self.rooms,
             connections=self._connections,
             audience=self._at_table,
             fan_out=self._fan_out,
             refusals=self._refusals,
-            relay=self._relay,
+            relay=relay,
+            clocks=clocks,
             limits=self.limits,
-            begin=self._begin,
+            begin=self._games.begin,
         )
-        self._deadlines = GameDeadlines(self.rooms, self.limits.setup_timeout)
-        self._chat = ChatBudgets(self.limits)
 
     # ------------------------------------------------------------- queries
 
@@ -174,7 +183,7 @@ class HostSession:
         return state is not None and state.phase in (Phase.SEATED, Phase.WATCHING)
 
     def next_deadline(self) -> float | None:
-        clocks = [self._handshake.deadline(), self._deadlines.deadline()]
+        clocks = [self._handshake.deadline(), self._games.deadlines.deadline()]
         pending = [clock for clock in clocks if clock is not None]
         pending += self._lobbies.clocks.deadlines()
         return min(pending, default=None)
@@ -204,7 +213,7 @@ class HostSession:
     ) -> list[HostEffect]:
         effects = self._receive(connection, message, now)
         return (
-            effects + self._handshake.admit(now) + self._lobbies.watch(now) + self._watch_games(now)
+            effects + self._handshake.admit(now) + self._lobbies.watch(now) + self._games.watch(now)
         )
 
     def _receive(
@@ -225,16 +234,16 @@ class HostSession:
                 case Resume() if state.phase is Phase.HELLO:
                     return self._enter(state, self._handshake.resume(state, message, now), now)
                 case Act() if state.phase is Phase.SEATED:
-                    return self._act(state, message, now)
+                    return self._games.act(state, message, now)
                 case Fetch() if state.phase in (Phase.SEATED, Phase.WATCHING):
                     assert state.nameplate is not None
                     return self._fan_out.catch_up(
                         state.id, self.rooms[state.nameplate], message.since
                     )
                 case Head() if state.phase is Phase.SEATED:
-                    return self._head(state, message)
+                    return self._games.head(state, message)
                 case Restore() if state.phase in (Phase.SEATED, Phase.WATCHING):
-                    return self._restore(state, message)
+                    return self._games.restore(state, message)
                 case Act() | Head() | Ready() if state.phase is Phase.WATCHING:
                     return self._bad(
                         state,
@@ -255,7 +264,9 @@ class HostSession:
         except Exception as exc:  # a bug: contained to this connection's table
             room = None if state.nameplate is None else self.rooms.get(state.nameplate)
             if room is not None and state.phase in (Phase.SEATED, Phase.WATCHING):
-                return self._set_aside(room, f"handle a {type(message).__name__.lower()}", exc)
+                return self._games.set_aside(
+                    room, f"handle a {type(message).__name__.lower()}", exc
+                )
             return [
                 Log(
                     "host-error", {"connection": state.id, "error": f"{type(exc).__name__}: {exc}"}
@@ -286,7 +297,7 @@ class HostSession:
 
     def tick(self, now: float) -> list[HostEffect]:
         effects = self._handshake.overdue(now) + self._handshake.admit(now)
-        return effects + self._lobbies.watch(now) + self._watch_games(now)
+        return effects + self._lobbies.watch(now) + self._games.watch(now)
 
     def shutdown(self) -> list[HostEffect]:
         """Tell every connection the host is going away (they will come back after a restart)."""
@@ -321,14 +332,14 @@ class HostSession:
     ) -> list[HostEffect]:
         """The host's owner says start (:meth:`Lobbies.start`); :class:`Refusal` for an
         unknown table or one whose game has started."""
-        return self._lobbies.start(nameplate, now, owner=owner) + self._watch_games(now)
+        return self._lobbies.start(nameplate, now, owner=owner) + self._games.watch(now)
 
     def next_game(self, nameplate: int, now: float) -> list[HostEffect]:
         """Open the lobby of table ``nameplate``'s next game (:meth:`Lobbies.next_game`);
         :class:`Refusal` for an unknown table or one whose game is not over."""
         room, effects = self._lobbies.next_game(nameplate, now)
-        self._deadlines.published(nameplate)
-        return effects + self._lobbies.seats_moved(room, now) + self._watch_games(now)
+        self._games.deadlines.published(nameplate)
+        return effects + self._lobbies.seats_moved(room, now) + self._games.watch(now)
 
     def rotate_seats(
         self, nameplate: int, now: float, bot_name: Callable[[int], str] | None = None
@@ -336,142 +347,7 @@ class HostSession:
         """The host's owner moves everyone round one seat in a lobby (:meth:`Lobbies.rotate`;
         a bot takes ``bot_name`` of its new seat); :class:`Refusal` for an unknown table or
         a game under way."""
-        return self._lobbies.rotate(nameplate, now, bot_name) + self._watch_games(now)
-
-    # ------------------------------------------------------------- play
-
-    def _begin(self, room: Room) -> list[HostEffect]:
-        try:
-            events = room.start()
-        except Exception as exc:  # a bug: nothing a guest sends makes a start fail
-            return self._set_aside(room, "start", exc)
-        assert room.game is not None
-        self._lobbies.clocks.stop(room.nameplate)
-        effects: list[HostEffect] = [
-            Log(
-                "game-started",
-                {"table": room.nameplate, "game_id": room.game.game_id, "name": room.config.name},
-            ),
-        ]
-        return effects + self._publish(room, 0, events, lobby_changed=True)
-
-    def _act(self, state: Connection, message: Act, now: float) -> list[HostEffect]:
-        assert state.nameplate is not None and state.seat is not None
-        room = self.rooms[state.nameplate]
-        if room.game is None:
-            return self._bad(state, ErrorCode.UNEXPECTED, "the game has not begun yet")
-        game_id = room.game.game_id
-        chat = chat_text(message.action)
-        if chat is not None:
-            over = self._chat.refusal(room.nameplate, state.seat, game_id, chat, now)
-            if over is not None:
-                return self._bad(state, ErrorCode.CHAT_LIMIT, over)
-        start = len(room.game.events)
-        try:
-            events = room.game.submit(state.seat, message.action)
-        except Refusal as refusal:
-            return self._bad(state, refusal.code, str(refusal))
-        state.bad_frames = 0
-        if chat is not None:
-            self._chat.spend(room.nameplate, state.seat, game_id, chat)
-        return self._publish(room, start, events, lobby_changed=False)
-
-    def _head(self, state: Connection, message: Head) -> list[HostEffect]:
-        """Relay a seat's signed chain head to everyone else at its table (``relay.py``)."""
-        assert state.nameplate is not None and state.seat is not None
-        room = self.rooms[state.nameplate]
-        if room.game is None:
-            return self._bad(state, ErrorCode.UNEXPECTED, "the game has not begun yet")
-        relayed = self._relay.head(room.game, state.seat, message)
-        if isinstance(relayed, str):
-            return self._bad(state, ErrorCode.BAD_MESSAGE, relayed)
-        effects: list[HostEffect] = [
-            Log("head", {"table": room.nameplate, "seat": state.seat, "seq": message.seq})
-        ]
-        return effects + self._fan_out.others(room, state.id, relayed)
-
-    def _restore(self, state: Connection, message: Restore) -> list[HostEffect]:
-        """Events the host's log lost, handed back by a peer that holds them (``relay.py``)."""
-        assert state.nameplate is not None
-        room = self.rooms[state.nameplate]
-        if room.game is None:
-            return self._bad(state, ErrorCode.UNEXPECTED, "the game has not begun yet")
-        restored = self._relay.restore(room.nameplate, room.game, state.seat, message)
-        effects = list(restored.log)
-        if restored.taken:
-            state.bad_frames = 0
-            effects += self._publish(room, restored.start, restored.taken, lobby_changed=False)
-        if restored.problem is not None:
-            effects += self._bad(state, ErrorCode.BAD_MESSAGE, restored.problem)
-        return effects
-
-    def _publish(
-        self, room: Room, start: int, events: Sequence[EventObject], *, lobby_changed: bool
-    ) -> list[HostEffect]:
-        """New events of a table, to everyone at it (``fanout.py``); its clocks look next."""
-        self._deadlines.published(room.nameplate)
-        return self._fan_out.events(room, start, events, lobby_changed=lobby_changed)
-
-    # ------------------------------------------------------------- the games' deadlines
-
-    def _watch_games(self, now: float) -> list[HostEffect]:
-        """Abort the games past the setup timeout, and call time on the investigations
-        whose sand-glass ran out (``deadlines.py``)."""
-        self._deadlines.look(now)
-        effects: list[HostEffect] = []
-        for room in self._deadlines.stalled(now):
-            effects += self._contained(room, "abort", self._abort_stalled)
-        for room in self._deadlines.out_of_time(now):
-            effects += self._contained(room, "call time", self._time_up)
-        return effects
-
-    def _abort_stalled(self, room: Room) -> list[HostEffect]:
-        return self._state(room, self._deadlines.abort(room))
-
-    def _time_up(self, room: Room) -> list[HostEffect]:
-        return self._state(room, self._deadlines.call_time(room))
-
-    def _state(self, room: Room, statement: Statement | None) -> list[HostEffect]:
-        """The statement a deadline called for, logged and published."""
-        if statement is None:
-            return []
-        publish = self._publish(
-            room, statement.start, [statement.event], lobby_changed=statement.lobby_changed
-        )
-        return [statement.log, *publish]
-
-    # ------------------------------------------------------------- one table's failure
-
-    def _contained(
-        self, room: Room, doing: str, work: Callable[[Room], list[HostEffect]]
-    ) -> list[HostEffect]:
-        """``work`` for ``room``; should it raise, the table is set aside and nothing else
-        is touched (every other table, connection and clock carries on)."""
-        try:
-            return work(room)
-        except Exception as exc:  # a bug of this table's: contained to it
-            return self._set_aside(room, doing, exc)
-
-    def _set_aside(self, room: Room, doing: str, error: Exception) -> list[HostEffect]:
-        """Table ``room`` failed (a bug, never a guest's input): it is out of order until the
-        host restarts (its log is as the last accepted event left it, for ``--resume``);
-        its players and spectators are told and let go; no other table is touched."""
-        nameplate = room.nameplate
-        room.out_of_order = f"could not {doing} this table's game ({type(error).__name__}: {error})"
-        self._lobbies.clocks.stop(nameplate)
-        self._deadlines.forget(nameplate)
-        effects: list[HostEffect] = [
-            Log(
-                "table-failed",
-                {"table": nameplate, "doing": doing, "error": f"{type(error).__name__}: {error}"},
-            )
-        ]
-        for connection in self._fan_out.everyone(room):
-            state = self._connections.get(connection)
-            if state is not None and not state.closing:
-                effects += self._fatal(state, ErrorCode.UNEXPECTED, out_of_order(room))
-        effects.append(TableChanged(nameplate))
-        return effects
+        return self._lobbies.rotate(nameplate, now, bot_name) + self._games.watch(now)
 
     # ------------------------------------------------------------- refusals (``connection.py``)
 

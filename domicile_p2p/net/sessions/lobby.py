@@ -66,6 +66,7 @@ class Lobbies:
         fan_out: FanOut,
         refusals: Refusals,
         relay: Relay,
+        clocks: LobbyClocks,
         limits: HostLimits,
         begin: Callable[[Room], list[HostEffect]],
     ) -> None:
@@ -78,7 +79,7 @@ class Lobbies:
         self._limits = limits
         self.ready_timeout = limits.ready_timeout
         self._begin = begin
-        self.clocks = LobbyClocks(rooms.values(), limits.ready_timeout)
+        self.clocks = clocks
 
     def seat(self, state: Connection, entry: Entry, now: float) -> list[HostEffect]:
         """``state`` takes (or takes back) its seat: whoever held it goes (superseded, or
