@@ -86,7 +86,7 @@ async def serve_browser_seats(
         certificate=host.certificate,
         interface=config.interface,
         port=port,
-        table=table.nameplate,
+        nameplate=table.nameplate,
         table_url=Address(config.interface, host.port).url,
         code=table.code,
         seats=seats,

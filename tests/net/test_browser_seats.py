@@ -77,7 +77,7 @@ async def serving(tmp_path: Path) -> AsyncIterator[Served]:
         certificate=host.certificate,
         interface=LOOPBACK,
         port=0,
-        table=table.nameplate,
+        nameplate=table.nameplate,
         table_url=f"wss://{LOOPBACK}:{host.port}",
         code=table.code,
         seats=2,

@@ -256,7 +256,7 @@ class BrowserSeatServer:
         certificate: HostCertificate,
         interface: str,
         port: int,
-        table: int,
+        nameplate: int,
         table_url: str,
         code: str,
         seats: int,
@@ -267,7 +267,7 @@ class BrowserSeatServer:
         self._certificate = certificate
         self._interface = interface
         self._port = port
-        self._table = table
+        self._nameplate = nameplate
         self._table_url = table_url
         self._code = code
         self._log = log
@@ -328,7 +328,7 @@ class BrowserSeatServer:
             seat = BrowserSeat(token, f"https://{self._served}/s/{token}", home, key)
             self._seats[token] = seat
             self._names[token] = f"Browser {index + 1}"
-            self._log("browser-seat", {"table": self._table, "url": seat.url})
+            self._log("browser-seat", {"table": self._nameplate, "url": seat.url})
         return self.seats
 
     async def close(self) -> None:
@@ -475,5 +475,6 @@ class BrowserSeatServer:
     def _refused(self, seat: BrowserSeat, reason: str) -> None:
         seat_number = list(self._seats).index(seat.token) + 1
         self._log(
-            "browser-seat-refused", {"table": self._table, "seat": seat_number, "reason": reason}
+            "browser-seat-refused",
+            {"table": self._nameplate, "seat": seat_number, "reason": reason},
         )
