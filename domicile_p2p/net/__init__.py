@@ -19,6 +19,11 @@ I/O); each layer imports only the ones below it (import-linter contracts in
 ``sessions/``  the protocol, sans I/O: messages and a ``now`` in, effects out
     ``host``, ``peer``  :class:`HostSession` and :class:`PeerSession` (theory of operation there)
     ``effects``     what a session asks its adapter to do
+    the host's parts: ``handshake`` and ``admission`` (HELLO to a seat or a place to
+                    watch), ``connection`` (a connection, how it is refused), ``lobby`` and
+                    ``lobby_clocks`` (seats, spectators, ready, the start, the next game),
+                    ``games``, ``relay`` and ``deadlines`` (a game under way), ``audience``
+                    and ``fanout`` (who is at a table, what each gets), ``chat``
     ``room``, ``game``  a table's seats and start; its game (the transcript's ``GameTable``)
     ``seat``        a player's checked replica and agent
     ``limits``      rate limits (floods, wrong codes)
