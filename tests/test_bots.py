@@ -606,11 +606,11 @@ def test_investigators_wait_for_their_dreams(pack: Pack) -> None:
 def test_softmax_choice_is_an_argmax_when_cold_and_spreads_when_warm() -> None:
     options, scores = ["a", "b", "c"], [1.0, 3.0, 2.0]
     rng = random.Random(0)
-    assert {softmax_choice(rng, options, scores, 0) for _ in range(20)} == {"b"}
-    warm = [softmax_choice(rng, options, scores, 1.0) for _ in range(400)]
+    assert {softmax_choice(rng.random(), options, scores, 0) for _ in range(20)} == {"b"}
+    warm = [softmax_choice(rng.random(), options, scores, 1.0) for _ in range(400)]
     assert warm.count("b") > warm.count("c") > warm.count("a") > 0
     with pytest.raises(ValueError):
-        softmax_choice(rng, [], [], 1.0)
+        softmax_choice(rng.random(), [], [], 1.0)
 
 
 def test_the_best_laying_of_three_cards_is_the_best_of_the_six_orders() -> None:

@@ -28,14 +28,14 @@ line another seat said that day.
 
 It sees only its seat's view (the public state), the chat and the pack.  Its
 choices carry a little seeded noise (a softmax over its scores), so self-play
-games are not all alike; the noise of a decision is drawn from a generator
-seeded by the seat, the day and the category, so the decision is stable
-however often the bot is asked, and identical for identical public states.
+games are not all alike; the noise of a decision is one number hashed from the
+bot's seed, the seat, the day and the category (``reading.decision_draw``: no
+generator is seeded), so the decision is stable however often the bot is
+asked, and identical for identical public states.
 """
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -44,7 +44,7 @@ from typing import Final
 from domicile_p2p.bots.errors import BotMisuse
 from domicile_p2p.bots.memory import SeanceMemory
 from domicile_p2p.bots.readers import DEFAULT_READERS, Fits, Readers, fits, name_index
-from domicile_p2p.bots.reading import card_scores, group_scores, softmax_choice
+from domicile_p2p.bots.reading import card_scores, decision_draw, group_scores, softmax_choice
 from domicile_p2p.bots.talk import TableTalk
 from domicile_p2p.packs import Pack
 from domicile_p2p.packs.names import NameIndex
@@ -136,9 +136,6 @@ class InvestigatorBot:
         self._named: dict[str, list[int]] = {}
         """The cards people named on ``_heard_day``, each with who named it, in order."""
         self._memory = SeanceMemory(only=seat)
-        # Built at the first decision, from that decision's seed: each decision seeds it
-        # anyway, and building one seeds it once already.
-        self._random: random.Random | None = None
         # The last choices and everything each was made from: the bot is asked again for
         # the same decision (to place, then to lock), and the answer is the same.
         self._last_choice: tuple[_ChoiceInputs, Decision] | None = None
@@ -166,6 +163,8 @@ class InvestigatorBot:
 
     def _named_today(self, day: int) -> tuple[tuple[str, int], ...]:
         self._new_day(day)
+        if not self._named:  # nobody named a card today (every day of self-play)
+            return ()
         return tuple((card, len(seats)) for card, seats in sorted(self._named.items()))
 
     # --- acting --------------------------------------------------------------------
@@ -181,18 +180,6 @@ class InvestigatorBot:
             return self._plot(state)
         return self._culprit(state)
 
-    def _rng(self, decision: str) -> random.Random:
-        """The generator of one decision, seeded by the bot's seed, its seat and ``decision``.
-
-        Reseeding one generator gives the very stream a new ``Random(text)`` would, for
-        less than building one."""
-        text = f"{self.seed}/{self.seat}/{decision}"
-        if self._random is None:
-            self._random = random.Random(text)
-        else:
-            self._random.seed(text)
-        return self._random
-
     def _choose(
         self, decision: str, options: Sequence[str], scores: Sequence[float], bonus: Sequence[float]
     ) -> Decision:
@@ -200,10 +187,11 @@ class InvestigatorBot:
         if len(options) == 1:
             return Decision(options[0], options[0], None, None)
         weighed = [score + extra for score, extra in zip(scores, bonus, strict=True)]
-        card = softmax_choice(self._rng(decision), options, weighed, self.temperature)
+        draw = decision_draw(self.seed, self.seat, decision)
+        card = softmax_choice(draw, options, weighed, self.temperature)
         had = card
         if any(bonus):
-            had = softmax_choice(self._rng(decision), options, scores, self.temperature)
+            had = softmax_choice(draw, options, scores, self.temperature)
         position = options.index(card)
         rivals = [(weighed[i], option) for i, option in enumerate(options) if i != position]
         best_rival, runner_up = max(rivals)

@@ -9,9 +9,11 @@ card.  Keeping the model in one module is what keeps the two in step.
 
 from __future__ import annotations
 
+import hashlib
 import math
-import random
+from bisect import bisect
 from collections.abc import Sequence
+from itertools import accumulate
 
 from domicile_p2p.bots.readers import Fits
 
@@ -35,18 +37,25 @@ def group_scores(
 
 
 def softmax_choice(
-    rng: random.Random, options: Sequence[str], scores: Sequence[float], temperature: float
+    draw: float, options: Sequence[str], scores: Sequence[float], temperature: float
 ) -> str:
     """One of ``options``, the better scored the likelier; ``temperature`` 0 is a plain argmax.
 
-    Ties at the top are broken by ``rng`` so no card is favoured by its position.
+    ``draw`` is a number in [0, 1) drawn evenly: it picks the option, and breaks ties at
+    the top so no card is favoured by its position.
     """
     if not options:
         raise ValueError("cannot choose among no options")
     best = max(scores)
     if temperature <= 0:
-        return rng.choice(
-            [option for option, score in zip(options, scores, strict=True) if score == best]
-        )
-    weights = [math.exp((score - best) / temperature) for score in scores]
-    return rng.choices(options, weights)[0]
+        top = [option for option, score in zip(options, scores, strict=True) if score == best]
+        return top[int(draw * len(top))]
+    totals = list(accumulate(math.exp((score - best) / temperature) for score in scores))
+    return options[min(bisect(totals, draw * totals[-1]), len(options) - 1)]
+
+
+def decision_draw(*parts: object) -> float:
+    """A number in [0, 1) drawn evenly for the decision named by ``parts`` (the bot's
+    seed first): the same decision always draws the same, and no generator is seeded."""
+    text = "/".join(map(str, parts)).encode()
+    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") / 2.0**64
