@@ -17,7 +17,7 @@ chat, :meth:`~domicile_p2p.bots.investigator.InvestigatorBot.hear`).
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -218,9 +218,12 @@ class TableTalk:
         self._texts: PackTexts = pack_texts(pack)
         self.voice = voice_of(seat)
 
-    def quotes(self, dreams: Sequence[str], cards: Sequence[str]) -> list[str]:
+    def quotes(
+        self, dreams: Sequence[str], cards: Sequence[str], most: int | None = None
+    ) -> list[str]:
         """The words of ``dreams`` that point to ``cards``, weightiest first, each once: a
-        word with the words printed next to it ("cold stone vault"), at most three."""
+        word with the words printed next to it ("cold stone vault"), at most three; the
+        first ``most`` of them, when given."""
         weighed: dict[str, float] = {}
         quoted_in = self._texts.quoted
         for dream in dreams:
@@ -232,6 +235,8 @@ class TableTalk:
         for quoted in sorted(weighed, key=lambda quoted: -weighed[quoted]):
             if not any(quoted in earlier or earlier in quoted for earlier in chosen):
                 chosen.append(quoted)
+                if len(chosen) == most:
+                    break
         return chosen
 
     def name(self, cards: Sequence[str]) -> str:
@@ -255,21 +260,18 @@ class TableTalk:
         never one of ``heard`` (the lines said at the table today).  ``variant`` picks the
         phrasing to try first (any whole number: the bots vary it by seed and day)."""
         templates: tuple[str, ...] = getattr(self.voice, kind)
-        quoted = self.quotes(dreams, cards)
-        whys = []
-        if quoted:
-            whys.append(_quote(quoted[:QUOTES]))
-            if len(quoted) > QUOTES:
-                whys.append(_quote(quoted[QUOTES - 1 : QUOTES + 1]))
-            whys.append(_quote(quoted[:1]))
+        quoted = self.quotes(dreams, cards, QUOTES + 1)
         card = self.name(cards)
         start = variant % len(templates)
-        # Tried in order, each phrasing formatted only when the ones before it were said.
+        # Tried in order, each phrasing (and each reason) made only when the ones before it
+        # were said: most lines are the first tried.
         rotated = [templates[(start + offset) % len(templates)] for offset in range(len(templates))]
         candidates: Iterable[str]
         if quoted:
             candidates = (
-                template.format(card=card, why=why, **words) for why in whys for template in rotated
+                template.format(card=card, why=why, **words)
+                for why in _reasons(quoted)
+                for template in rotated
             )
         elif kind in ("changed", "following"):  # the reason is the people's
             candidates = (
@@ -293,6 +295,15 @@ class TableTalk:
                 if text not in heard:
                     return text
         return text  # six seats and as many endings: never reached
+
+
+def _reasons(quoted: Sequence[str]) -> Iterator[str]:
+    """The reasons a line gives, in the order tried: the first quotations, the next
+    ones, the first alone."""
+    yield _quote(quoted[:QUOTES])
+    if len(quoted) > QUOTES:
+        yield _quote(quoted[QUOTES - 1 : QUOTES + 1])
+    yield _quote(quoted[:1])
 
 
 def _capital(text: str) -> str:
