@@ -101,13 +101,23 @@ class PackTexts:
         is read once, against every card)."""
         by_card = self._clues.get(dream)
         if by_card is None:
-            by_card = {}
-            for reader in self.readers:
-                found = reader.clues(self.dreams[dream])
-                for candidate, clues in zip(reader.cards, found, strict=True):
-                    by_card[candidate.id] = sorted(clues, key=lambda clue: -clue.weight)
-            self._clues[dream] = by_card
+            self.read(dream)
+            by_card = self._clues[dream]
         return by_card[card]
+
+    def read(self, dream: str) -> dict[str, float]:
+        """Each investigator card's score for ``dream`` (what ``TextReader.read`` gives),
+        its clues kept for :meth:`clues`: the fit table and the quotations share one
+        reading of each dream."""
+        by_card: dict[str, list[Clue]] = {}
+        scores: dict[str, float] = {}
+        for reader in self.readers:
+            found = reader.clues(self.dreams[dream])
+            for candidate, clues in zip(reader.cards, found, strict=True):
+                scores[candidate.id] = sum(clue.weight for clue in clues)
+                by_card[candidate.id] = sorted(clues, key=lambda clue: -clue.weight)
+        self._clues[dream] = by_card
+        return scores
 
     def quoted(self, dream: str, card: str) -> tuple[tuple[str, float], ...]:
         """The quotations of ``dream`` that point to ``card``, each with its weight
@@ -153,11 +163,10 @@ def _text_fits(pack: Pack) -> Fits:
     texts = pack_texts(pack)
     fits: dict[str, dict[str, float]] = {}
     for dream in pack.dreams:
-        row: dict[str, float] = {}
-        for reader in texts.readers:
-            for card, score in reader.read(dream.text).items():
-                row[card] = round(score * texts.scale[card], 3)
-        fits[dream.id] = row
+        scores = texts.read(dream.id)
+        fits[dream.id] = {
+            card: round(score * texts.scale[card], 3) for card, score in scores.items()
+        }
     return Fits(Readers.TEXT, fits)
 
 
