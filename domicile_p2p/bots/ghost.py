@@ -149,20 +149,19 @@ class _Reading:
         """What each card of ``hand`` adds to the target's score, to each rival's, and the
         most it can add to the margin (the first minus the least of the second)."""
         read = self._read
-        to_target: list[float] = []
-        to_others: list[list[float]] = []
-        gains: list[float] = []
-        for card in hand:
-            entry = read.get(card)
-            if entry is None:
-                row = self._fits[card]
-                adds = row[self._target]
-                rivals = [row[other] for other in self._others]
-                entry = read[card] = (adds, rivals, adds - min(rivals))
-            to_target.append(entry[0])
-            to_others.append(entry[1])
-            gains.append(entry[2])
-        return to_target, to_others, gains
+        entries = [read.get(card) or self._read_card(card) for card in hand]
+        return (
+            [entry[0] for entry in entries],
+            [entry[1] for entry in entries],
+            [entry[2] for entry in entries],
+        )
+
+    def _read_card(self, card: str) -> tuple[float, list[float], float]:
+        row = self._fits[card]
+        adds = row[self._target]
+        rivals = [row[other] for other in self._others]
+        entry = self._read[card] = (adds, rivals, adds - min(rivals))
+        return entry
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,10 +235,10 @@ class _SeatSearch:
         self._last_size = min(max_give, len(hand))
         # So no give of ``size`` cards can beat the margin so far plus the ``size`` best
         # gains.
-        top_gains = sorted(gain, reverse=True)
+        top_gains = sorted(gain, reverse=True)[: self._last_size]
         self.bound = max(
-            start_margin + sum(top_gains[:size]) - extra_card_cost * (size - 1)
-            for size in range(1, self._last_size + 1)
+            start_margin + gains - extra_card_cost * size
+            for size, gains in enumerate(accumulate(top_gains))
         )
 
     def best(self, better_than: float, holding: Collection[str] | None = None) -> Plan | None:

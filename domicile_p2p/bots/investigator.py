@@ -29,7 +29,7 @@ line another seat said that day.
 It sees only its seat's view (the public state), the chat and the pack.  Its
 choices carry a little seeded noise (a softmax over its scores), so self-play
 games are not all alike; the noise of a decision is one number hashed from the
-bot's seed, the seat, the day and the category (``reading.decision_draw``: no
+bot's seed, the seat, the day and the category (``reading.DecisionDraws``: no
 generator is seeded), so the decision is stable however often the bot is
 asked, and identical for identical public states.
 """
@@ -44,7 +44,7 @@ from typing import Final
 from domicile_p2p.bots.errors import BotMisuse
 from domicile_p2p.bots.memory import SeanceMemory
 from domicile_p2p.bots.readers import DEFAULT_READERS, Fits, Readers, fits, name_index
-from domicile_p2p.bots.reading import card_scores, decision_draw, group_scores, softmax_choice
+from domicile_p2p.bots.reading import DecisionDraws, card_scores, group_scores, softmax_choice
 from domicile_p2p.bots.talk import TableTalk
 from domicile_p2p.packs import Pack
 from domicile_p2p.packs.names import NameIndex
@@ -136,6 +136,7 @@ class InvestigatorBot:
         self._named: dict[str, list[int]] = {}
         """The cards people named on ``_heard_day``, each with who named it, in order."""
         self._memory = SeanceMemory(only=seat)
+        self._draws = DecisionDraws(f"{seed}/{seat}/")
         # The last choices and everything each was made from: the bot is asked again for
         # the same decision (to place, then to lock), and the answer is the same.
         self._last_choice: tuple[_ChoiceInputs, Decision] | None = None
@@ -187,7 +188,7 @@ class InvestigatorBot:
         if len(options) == 1:
             return Decision(options[0], options[0], None, None)
         weighed = [score + extra for score, extra in zip(scores, bonus, strict=True)]
-        draw = decision_draw(self.seed, self.seat, decision)
+        draw = self._draws.draw(decision)
         card = softmax_choice(draw, options, weighed, self.temperature)
         had = card
         if any(bonus):

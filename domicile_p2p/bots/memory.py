@@ -55,14 +55,16 @@ class SeanceMemory:
 
     def observe(self, state: GameState) -> None:
         """Learn from ``state``: resolve guesses of earlier days, note locked markers."""
-        self._resolve(state)
+        if self._pending:
+            self._resolve(state)
         if state.phase is Phase.ENDED:
             return
         if self._only is not None:
-            watched = [(self._only, state.investigator(self._only))]
-        else:
-            watched = list(enumerate(state.investigators, start=1))
-        for seat, investigator in watched:
+            investigator = state.investigator(self._only)
+            if investigator.locked and investigator.marker is not None:
+                self.note(self._only, state, investigator.marker)
+            return
+        for seat, investigator in enumerate(state.investigators, start=1):
             if investigator.locked and investigator.marker is not None:
                 self.note(seat, state, investigator.marker)
 

@@ -54,8 +54,17 @@ def softmax_choice(
     return options[min(bisect(totals, draw * totals[-1]), len(options) - 1)]
 
 
-def decision_draw(*parts: object) -> float:
-    """A number in [0, 1) drawn evenly for the decision named by ``parts`` (the bot's
-    seed first): the same decision always draws the same, and no generator is seeded."""
-    text = "/".join(map(str, parts)).encode()
-    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") / 2.0**64
+class DecisionDraws:
+    """Numbers in [0, 1) drawn evenly, one for each decision a bot names: hashed from the
+    bot's ``prefix`` (its seed and seat) and the decision's name, so the same decision
+    always draws the same, however often it is asked, and no generator is seeded."""
+
+    __slots__ = ("_prefix",)
+
+    def __init__(self, prefix: str) -> None:
+        self._prefix = hashlib.blake2b(prefix.encode(), digest_size=8)
+
+    def draw(self, decision: str) -> float:
+        hashed = self._prefix.copy()
+        hashed.update(decision.encode())
+        return int.from_bytes(hashed.digest(), "big") / 2.0**64
