@@ -747,7 +747,9 @@ class _StubPlayer:
         self.finished = False
         self.events: list[object] = []
         genesis = SimpleNamespace(pack=SimpleNamespace(hash=pack.content_hash, id=pack.id))
-        self.replica = SimpleNamespace(table=SimpleNamespace(genesis=genesis), events=self.events)
+        self.replica = SimpleNamespace(
+            table_setup=SimpleNamespace(genesis=genesis), events=self.events
+        )
 
     def due(self) -> None:
         return None
