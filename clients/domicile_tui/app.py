@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from textual import events, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.dom import DOMNode
 from textual.filter import LineFilter
 from textual.notifications import SeverityLevel
 from textual.reactive import reactive
@@ -281,6 +282,17 @@ class DomicileApp(App[None]):
         refusals and card words, never markup (``markup`` is taken and ignored, as every
         widget's ``notify`` passes it on)."""
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
+
+    def _check_action_state(self, action: str, default_namespace: DOMNode) -> bool | None:
+        """Whether an action is enabled; none is once the last screen is gone.
+
+        A footer asks this of every binding when it recomposes, and at shutdown a footer's
+        queued recompose can run after the screen stack is empty: Textual 8's own
+        ``screen.copy_text`` binding then raised ``ScreenStackError`` out of the app
+        (tests/tui/test_tui_lifecycle.py::test_no_action_is_enabled_once_the_last_screen_is_gone)."""
+        if not self.screen_stack:
+            return False
+        return super()._check_action_state(action, default_namespace)
 
     # --- lifecycle --------------------------------------------------------------------
 

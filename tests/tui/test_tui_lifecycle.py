@@ -18,7 +18,6 @@ from test_tui_network import (
     WIDE,
     door,
     hosted_elsewhere,
-    long_wait,
     only_tables_named,
     run_unique_name,
 )
@@ -27,6 +26,7 @@ from tui_support import (
     PACK,
     Recorder,
     begin,
+    composed,
     make_app,
     record_notifications,
     rendered,
@@ -67,9 +67,9 @@ async def test_a_dead_address_says_so_at_once_and_once(tmp_path: Path, refused_p
         shown = record_notifications(app)
         code = parse_code("4-raven-lantern")
         app.join(JoinTicket(code, Address(LOOPBACK, port)), "Ada", None)
-        await long_wait(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby-to-be")
+        await wait_until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby-to-be")
         # The status bar takes its line a moment after the screen appears (bound on mount).
-        await long_wait(
+        await wait_until(
             pilot,
             lambda: (
                 f"Connecting to {LOOPBACK}:{port}…" in rendered(app.screen.query_one(StatusBar))
@@ -78,8 +78,8 @@ async def test_a_dead_address_says_so_at_once_and_once(tmp_path: Path, refused_p
         )
         hint = rendered(app.screen.query_one("#lobby-hint", Static))
         assert hint == "Waiting for the host to answer…"
-        await long_wait(pilot, lambda: bool(shown), "the failure")
-        await long_wait(pilot, lambda: isinstance(app.screen, StartScreen), "the front door")
+        await wait_until(pilot, lambda: bool(shown), "the failure")
+        await wait_until(pilot, lambda: isinstance(app.screen, StartScreen), "the front door")
         await pilot.pause(0.3)
         assert shown == [f"No table: nobody answers at {LOOPBACK}:{port} — is the host running?"]
         assert "Errno" not in shown[0] and "Left the table" not in shown[0]
@@ -95,8 +95,8 @@ async def test_a_wrong_code_gives_one_message(tmp_path: Path) -> None:
         async with app.run_test(size=WIDE) as pilot:
             shown = record_notifications(app)
             app.join(JoinTicket(parse_code(wrong), Address(LOOPBACK, host.port)), "Ada", None)
-            await long_wait(pilot, lambda: bool(shown), "the refusal")
-            await long_wait(pilot, lambda: isinstance(app.screen, StartScreen), "the door")
+            await wait_until(pilot, lambda: bool(shown), "the refusal")
+            await wait_until(pilot, lambda: isinstance(app.screen, StartScreen), "the door")
             await pilot.pause(0.3)
             assert shown == ["No table: the host refused the code: check it and try again"]
     finally:
@@ -117,19 +117,19 @@ async def test_joining_by_code_waits_for_the_table_to_appear(
     app = front_door(tmp_path / "me")
     try:
         async with app.run_test(size=WIDE) as pilot:
-            await long_wait(pilot, lambda: isinstance(app.screen, StartScreen), "the door")
+            await wait_until(pilot, lambda: isinstance(app.screen, StartScreen), "the door")
             await pilot.press("j")
-            await long_wait(pilot, lambda: isinstance(app.screen, JoinScreen), "the join form")
+            await wait_until(pilot, lambda: composed(app, JoinScreen, "#code"), "the join form")
             # The host starts only after the player asked: joining waits for it to be heard.
             code = "7-raven-lantern"
             app.screen.query_one("#code", Input).value = code
             await pilot.press("ctrl+s")
             progress = app.screen.query_one("#join-progress", Static)
-            await long_wait(pilot, lambda: "Looking for table 7" in rendered(progress), "looking")
+            await wait_until(pilot, lambda: "Looking for table 7" in rendered(progress), "looking")
             assert rendered(progress) == "Looking for table 7 on the LAN…"
             host = await hosted_elsewhere(tmp_path / "host", advertise=True, code=code, name=name)
             await wait_until(
-                pilot, lambda: isinstance(app.screen, InvestigatorScreen), what="seated", steps=9000
+                pilot, lambda: isinstance(app.screen, InvestigatorScreen), what="seated"
             )
             await app.session.close()  # type: ignore[union-attr]
     finally:
@@ -153,12 +153,12 @@ async def test_joining_by_code_gives_up_with_one_plain_message(
     app = front_door(tmp_path)
     async with app.run_test(size=WIDE) as pilot:
         shown = record_notifications(app)
-        await long_wait(pilot, lambda: isinstance(app.screen, StartScreen), "the door")
+        await wait_until(pilot, lambda: isinstance(app.screen, StartScreen), "the door")
         await pilot.press("j")
-        await long_wait(pilot, lambda: isinstance(app.screen, JoinScreen), "the join form")
+        await wait_until(pilot, lambda: composed(app, JoinScreen, "#code"), "the join form")
         app.screen.query_one("#code", Input).value = "9-amber-acorn"
         await pilot.press("ctrl+s")
-        await long_wait(pilot, lambda: bool(shown), "the message")
+        await wait_until(pilot, lambda: bool(shown), "the message")
         await pilot.pause(0.3)
         assert shown == [
             "Cannot join: no table 9 answered on the LAN within 1.5 s: check the number, "
@@ -170,14 +170,14 @@ async def test_joining_by_code_gives_up_with_one_plain_message(
 async def quit_asks(pilot: Any, app: DomicileApp, words: str) -> None:
     """Ctrl+Q asks first (and saying no keeps the table); the question contains ``words``."""
     await pilot.press("ctrl+q")
-    await long_wait(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+    await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
     question = app.screen
     assert isinstance(question, ConfirmScreen) and words in question.question
     await pilot.press("n")
-    await long_wait(pilot, lambda: not isinstance(app.screen, ConfirmScreen), "no")
+    await wait_until(pilot, lambda: not isinstance(app.screen, ConfirmScreen), "no")
     assert app.session is not None and app.is_running
     await pilot.press("ctrl+q")
-    await long_wait(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question again")
+    await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question again")
     await pilot.press("y")
 
 
@@ -187,13 +187,13 @@ async def test_the_hosts_quit_asks_and_says_everyone_waits(tmp_path: Path) -> No
         door(tmp_path), defaults=settings(), open_at_once=True, offline=False, seance_step=0
     )
     async with app.run_test(size=WIDE) as pilot:
-        await long_wait(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
-        await long_wait(pilot, lambda: bool(app.lobby and app.lobby.can_start), "startable")
+        await wait_until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        await wait_until(pilot, lambda: bool(app.lobby and app.lobby.can_start), "startable")
         await pilot.press("enter")
-        await long_wait(pilot, lambda: isinstance(app.screen, InvestigatorScreen), "the game")
+        await wait_until(pilot, lambda: isinstance(app.screen, InvestigatorScreen), "the game")
         port = app.session.host.port  # type: ignore[union-attr]
         await quit_asks(pilot, app, "Everyone's game pauses until you run domicile play again")
-        await long_wait(pilot, lambda: not app.is_running, "the app to end")
+        await wait_until(pilot, lambda: not app.is_running, "the app to end")
     with pytest.raises(OSError):
         _, writer = await asyncio.open_connection(LOOPBACK, port)
         writer.close()
@@ -207,9 +207,9 @@ async def test_a_guests_quit_says_the_seat_waits(tmp_path: Path) -> None:
         async with app.run_test(size=WIDE) as pilot:
             ticket = JoinTicket(parse_code(host.tables()[0].code), Address(LOOPBACK, host.port))
             app.join(ticket, "Ada", None)
-            await long_wait(pilot, lambda: isinstance(app.screen, InvestigatorScreen), "seated")
+            await wait_until(pilot, lambda: isinstance(app.screen, InvestigatorScreen), "seated")
             await quit_asks(pilot, app, "Your seat waits for you")
-            await long_wait(pilot, lambda: not app.is_running, "the app to end")
+            await wait_until(pilot, lambda: not app.is_running, "the app to end")
     finally:
         await host.close()
 
@@ -263,33 +263,33 @@ def laptop(data_dir: Path, port: int | None) -> TableDoor:
 async def test_a_laptop_table_resumes_from_the_front_door_and_finishes(tmp_path: Path) -> None:
     first = DomicileApp(laptop(tmp_path, 0), defaults=settings(), open_at_once=True, seance_step=0)
     async with first.run_test(size=WIDE) as pilot:
-        await long_wait(pilot, lambda: bool(first.lobby and first.lobby.can_start), "the lobby")
+        await wait_until(pilot, lambda: bool(first.lobby and first.lobby.can_start), "the lobby")
         port = first.session.host.port  # type: ignore[union-attr]
         await pilot.press("enter")
-        await long_wait(pilot, lambda: isinstance(first.screen, InvestigatorScreen), "the game")
+        await wait_until(pilot, lambda: isinstance(first.screen, InvestigatorScreen), "the game")
         await pilot.press("enter", "l")
-        await long_wait(pilot, lambda: view_of(first).state.day == 2, "day 2")
+        await wait_until(pilot, lambda: view_of(first).state.day == 2, "day 2")
         before = first.lobby
         assert before is not None
         await pilot.press("ctrl+q", "y")
-        await long_wait(pilot, lambda: not first.is_running, "the app to end")
+        await wait_until(pilot, lambda: not first.is_running, "the app to end")
 
     second = DomicileApp(laptop(tmp_path, None), defaults=settings(), seance_step=0)
     async with second.run_test(size=WIDE) as pilot:
         menu = second.screen.query_one("#menu", OptionList)
-        await long_wait(pilot, lambda: menu.get_option_at_index(0).id == "resume", "Resume")
+        await wait_until(pilot, lambda: menu.get_option_at_index(0).id == "resume", "Resume")
         line = str(menu.get_option_at_index(0).prompt)
         assert line.startswith("Resume Hollowmere") and "day 2" in line and before.code in line
         menu.focus()
         await pilot.press("enter")
-        await long_wait(pilot, lambda: second.view is not None, "the game resumed")
+        await wait_until(pilot, lambda: second.view is not None, "the game resumed")
         after = second.lobby
         assert after is not None and after.code == before.code
         assert after.fingerprint_phrase == before.fingerprint_phrase
         assert second.session.host.port == port  # type: ignore[union-attr]
-        await long_wait(pilot, lambda: view_of(second).state.day == 2, "caught up to day 2")
+        await wait_until(pilot, lambda: view_of(second).state.day == 2, "caught up to day 2")
         await play_a_whole_game(pilot, second)
-        await long_wait(pilot, lambda: second.verification is not None, "the verification")
+        await wait_until(pilot, lambda: second.verification is not None, "the verification")
         assert second.verification is not None and second.verification.ok
         await second.session.close()  # type: ignore[union-attr]
 
@@ -370,31 +370,31 @@ async def test_domicile_play_offers_the_unfinished_table_instead_of_putting_it_a
 ) -> None:
     first = DomicileApp(laptop(tmp_path, 0), defaults=settings(), open_at_once=True)
     async with first.run_test(size=WIDE) as pilot:
-        await long_wait(pilot, lambda: bool(first.lobby and first.lobby.can_start), "the lobby")
+        await wait_until(pilot, lambda: bool(first.lobby and first.lobby.can_start), "the lobby")
         code = first.lobby.code  # type: ignore[union-attr]
         await pilot.press("enter")
-        await long_wait(pilot, lambda: first.view is not None, "the game")
+        await wait_until(pilot, lambda: first.view is not None, "the game")
         await pilot.press("ctrl+q", "y")
     second = DomicileApp(laptop(tmp_path, 0), defaults=settings(), open_at_once=True)
     async with second.run_test(size=WIDE) as pilot:
         shown = record_notifications(second)
-        await long_wait(
+        await wait_until(
             pilot,
             lambda: isinstance(second.screen, StartScreen) and bool(second.screen.query("#menu")),
             "the front door",
         )
         menu = second.screen.query_one("#menu", OptionList)
-        await long_wait(pilot, lambda: menu.get_option_at_index(0).id == "resume", "Resume")
+        await wait_until(pilot, lambda: menu.get_option_at_index(0).id == "resume", "Resume")
         assert code is not None and code in str(menu.get_option_at_index(0).prompt)
         assert second.session is None  # nothing hosted, nothing put aside
-        await long_wait(pilot, lambda: bool(shown), "the note")
+        await wait_until(pilot, lambda: bool(shown), "the note")
         assert "Hollowmere is unfinished: resume it (first line)" in shown[0]
 
 
 async def test_a_lobby_left_before_the_start_is_not_offered_to_resume(tmp_path: Path) -> None:
     first = DomicileApp(laptop(tmp_path, 0), defaults=settings(), open_at_once=True)
     async with first.run_test(size=WIDE) as pilot:
-        await long_wait(pilot, lambda: bool(first.lobby and first.lobby.can_start), "the lobby")
+        await wait_until(pilot, lambda: bool(first.lobby and first.lobby.can_start), "the lobby")
         await pilot.press("ctrl+q", "y")  # nobody has played at it: nothing to come back to
     assert unfinished_table(tmp_path) is None
 
@@ -406,3 +406,12 @@ def test_play_resume_without_an_unfinished_table_says_so(tmp_path: Path) -> None
     args = build_parser().parse_args(["play", "--resume", "--data-dir", str(tmp_path)])
     with pytest.raises(CommandError, match="no unfinished table to resume in"):
         unfinished_from(args)
+
+
+async def test_no_action_is_enabled_once_the_last_screen_is_gone(tmp_path: Path) -> None:
+    """At shutdown a footer's queued recompose can ask for the bindings' state after the
+    last screen is popped; Textual's own ``screen.copy_text`` binding then raised
+    ScreenStackError out of the app (seen under load at the end of a rematch test)."""
+    app = DomicileApp(laptop(tmp_path, 0), defaults=settings(), open_at_once=False)
+    assert not app.screen_stack  # not running: no screen, as after the last one is popped
+    assert app._check_action_state("screen.copy_text", app) is False
