@@ -11,8 +11,8 @@ import re
 import ssl
 
 import pytest
-from test_tui_network import LOOPBACK, WIDE, door, long_wait
-from tui_support import rendered, settings
+from test_tui_network import LOOPBACK, WIDE, door
+from tui_support import rendered, settings, wait_until
 
 aiohttp = pytest.importorskip("aiohttp", reason="browser seats need the web extra")
 
@@ -92,12 +92,12 @@ async def test_the_laptop_host_serves_browser_seats_and_its_lobby_shows_their_co
     hosting = replace(door(tmp_path), browser_seats=2)
     app = DomicileApp(hosting, defaults=settings(), open_at_once=True, offline=False)
     async with app.run_test(size=SMALL) as pilot:
-        await long_wait(
+        await wait_until(
             pilot,
             lambda: app.lobby is not None and len(app.lobby.browser_seats) == 2,
             "the browser seats in the lobby",
         )
-        await long_wait(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        await wait_until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
         await pilot.pause()
         urls = app.lobby.browser_seats  # type: ignore[union-attr]
         host = app.session.host  # type: ignore[union-attr]
@@ -123,7 +123,7 @@ async def test_the_laptop_host_serves_browser_seats_and_its_lobby_shows_their_co
 
         # B: each seat's QR code in turn (N), the code within 80x24 with its URL above it.
         await pilot.press("b")
-        await long_wait(pilot, lambda: isinstance(app.screen, BrowserSeatScreen), "the code")
+        await wait_until(pilot, lambda: isinstance(app.screen, BrowserSeatScreen), "the code")
         await pilot.pause()
         for url in (*urls, urls[0]):
             screen = app.screen
@@ -136,14 +136,14 @@ async def test_the_laptop_host_serves_browser_seats_and_its_lobby_shows_their_co
             await pilot.press("n")
             await pilot.pause()
         await pilot.press("escape")
-        await long_wait(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby again")
+        await wait_until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby again")
 
 
 async def test_the_lobby_and_the_table_mark_the_seat_a_browser_plays(tmp_path: Path) -> None:
     hosting = replace(door(tmp_path), browser_seats=1)
     app = DomicileApp(hosting, defaults=settings(), open_at_once=True, offline=False)
     async with app.run_test(size=WIDE) as pilot:
-        await long_wait(
+        await wait_until(
             pilot, lambda: app.lobby is not None and bool(app.lobby.browser_seats), "the seats"
         )
         lobby = app.lobby
@@ -164,7 +164,7 @@ async def test_the_lobby_and_the_table_mark_the_seat_a_browser_plays(tmp_path: P
             seats = app.lobby.seats if app.lobby is not None else ()
             return {info.name: info for info in seats if info.kind is SeatKind.HUMAN}
 
-        await long_wait(pilot, lambda: len(people()) == 2, "both guests seated")
+        await wait_until(pilot, lambda: len(people()) == 2, "both guests seated")
         await pilot.pause()
         assert people()["Browser 1"].browser and not people()["Idris"].browser
         seats = rendered(app.screen.query_one("#lobby-seats", Static))

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 from test_tui_laptop_process import REPO, TerminalPlayer
-from test_tui_network import LOOPBACK, WIDE, door, hosted_elsewhere, long_wait
-from tui_support import settings
+from test_tui_network import LOOPBACK, WIDE, door, hosted_elsewhere
+from tui_support import settings, wait_until
 
 from domicile_p2p.client_api import CODE_VARIABLE, CommandError
 from domicile_p2p.net.address import Address
@@ -141,11 +141,11 @@ async def test_connect_goes_straight_to_the_table(tmp_path: Path) -> None:
         app = DomicileApp(door(tmp_path / "me"), defaults=settings(), seat=seat, seance_step=0)
         async with app.run_test(size=WIDE) as pilot:
             shown = never_at_the_door(app)
-            await long_wait(pilot, lambda: isinstance(app.screen, InvestigatorScreen), "seated")
+            await wait_until(pilot, lambda: isinstance(app.screen, InvestigatorScreen), "seated")
             assert app.lobby is not None and app.lobby.your_seat == 1 and not app.lobby.watching
             assert "StartScreen" not in shown
             await app.session.close()  # type: ignore[union-attr]
-            await long_wait(pilot, lambda: not app.is_running, "the app to end")
+            await wait_until(pilot, lambda: not app.is_running, "the app to end")
         assert app.door_failure is None and app.return_code == 0
         assert "StartScreen" not in shown
     finally:
@@ -159,7 +159,7 @@ async def test_connect_and_watch_watches_the_table(tmp_path: Path) -> None:
         seat = seat_asked("--connect", f"{LOOPBACK}:{host.port}", "--code", code, "--watch")
         app = DomicileApp(door(tmp_path / "me"), defaults=settings(), seat=seat, seance_step=0)
         async with app.run_test(size=WIDE) as pilot:
-            await long_wait(pilot, lambda: app.lobby is not None, "the table")
+            await wait_until(pilot, lambda: app.lobby is not None, "the table")
             assert app.lobby is not None and app.lobby.watching
             assert host.tables()[0].seats_free == 1  # no seat taken
             await app.session.close()  # type: ignore[union-attr]
@@ -175,7 +175,7 @@ async def test_a_wrong_code_ends_the_app_with_the_join_forms_error(tmp_path: Pat
         app = DomicileApp(door(tmp_path / "me"), defaults=settings(), seat=seat, seance_step=0)
         async with app.run_test(size=WIDE) as pilot:
             shown = never_at_the_door(app)
-            await long_wait(pilot, lambda: not app.is_running, "the app to end")
+            await wait_until(pilot, lambda: not app.is_running, "the app to end")
         assert isinstance(app.door_failure, CommandError)
         assert "the host refused the code" in str(app.door_failure)
         assert app.return_code == 2

@@ -18,6 +18,7 @@ from tui_support import (
     make_app,
     record_notifications,
     rendered,
+    turns,
     view_of,
     wait_until,
 )
@@ -52,7 +53,7 @@ async def play_a_whole_game(pilot: Pilot[Any], app: DomicileApp) -> int:
     """Play seat 1 as the investigator bot would, through the keyboard; the number of moves."""
     mind = investigator_bot()
     moves = 0
-    for _ in range(2000):
+    async for _ in turns(pilot):
         if await close_seance(pilot):
             continue
         view = view_of(app)

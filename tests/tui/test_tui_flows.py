@@ -13,6 +13,7 @@ from tui_support import (
     rendered,
     secrets_of,
     settle,
+    turns,
     view_of,
     wait_until,
 )
@@ -285,7 +286,7 @@ async def test_the_seance_is_told_beat_by_beat_and_any_key_skips_it() -> None:
 
 async def play_stage_one_knowing_the_answers(pilot, app) -> None:  # type: ignore[no-untyped-def]
     """Click the right card and lock, each day, until Stage Two (or the end)."""
-    for _ in range(400):
+    async for _ in turns(pilot):
         if await close_seance(pilot):
             continue
         state = view_of(app).state

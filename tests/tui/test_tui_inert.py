@@ -192,7 +192,7 @@ async def test_the_ghost_reads_a_card_whose_words_are_markup_and_control() -> No
         # The card's tooltip (its name and words) on hover, as written.
         await pilot.hover(card)
         tooltip = app.screen.query_one("#textual-tooltip")
-        await wait_until(pilot, lambda: tooltip.display, what="the tooltip", steps=3000)
+        await wait_until(pilot, lambda: tooltip.display, what="the tooltip")
         assert f"{card.card.name.split(' [')[0]} [/] [bold red] [@click=app.quit]" in rendered(
             tooltip
         )
@@ -221,16 +221,14 @@ async def test_a_table_named_in_markup_is_offered_at_the_next_start(tmp_path: Pa
         laptop(), defaults=replace(table_settings(), table_name=name), open_at_once=True
     )
     async with first.run_test(size=WIDE, notifications=True, tooltips=True) as pilot:
-        await wait_until(
-            pilot, lambda: bool(first.lobby and first.lobby.can_start), what="lobby", steps=6000
-        )
+        await wait_until(pilot, lambda: bool(first.lobby and first.lobby.can_start), what="lobby")
         await pilot.press("enter")
-        await wait_until(pilot, lambda: first.view is not None, what="the game", steps=6000)
+        await wait_until(pilot, lambda: first.view is not None, what="the game")
         await pilot.press("ctrl+q", "y")
     second = DomicileApp(laptop(), defaults=table_settings(), open_at_once=True)
     notes = record_notifications(second)  # before it runs: the note comes at once
     async with second.run_test(size=WIDE, notifications=True, tooltips=True) as pilot:
-        await wait_until(pilot, lambda: bool(notes), what="the note", steps=6000)
+        await wait_until(pilot, lambda: bool(notes), what="the note")
         assert notes[0].startswith(f"An unfinished table: {name} is unfinished")
         await pilot.pause()
         assert second.is_running
@@ -251,9 +249,7 @@ async def test_an_advert_on_the_lan_is_listed_inert(
     door = TableDoor(PACK, pace=BotPace(0), data_dir=tmp_path, interface="127.0.0.1")
     app = DomicileApp(door, defaults=table_settings(), open_at_once=False)
     async with app.run_test(size=WIDE, notifications=True, tooltips=True) as pilot:
-        await wait_until(
-            pilot, lambda: shown(app, "[/] Friday"), what="the advert listed", steps=3000
-        )
+        await wait_until(pilot, lambda: shown(app, "[/] Friday"), what="the advert listed")
         assert shown(app, f"[/] Friday {inert(CONTROL)}")
         assert unsafe_on(screen_lines(app)) == []
         assert app.is_running
@@ -338,7 +334,7 @@ async def test_a_replayed_game_shows_its_names_and_chat_inert() -> None:
         await wait_until(pilot, lambda: isinstance(app.screen, ReplayScreen), what="the viewer")
         screen = app.screen
         assert isinstance(screen, ReplayScreen)
-        await wait_until(pilot, lambda: screen.replay is not None, what="the file", steps=6000)
+        await wait_until(pilot, lambda: screen.replay is not None, what="the file")
         replay = screen.replay
         assert replay is not None and replay.report.valid
         said = next(

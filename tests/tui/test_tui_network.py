@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 from test_tui_end_to_end import play_a_whole_game
-from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, Static
 from tui_support import (
     PACK,
     Recorder,
+    composed,
     record_notifications,
     rendered,
     settings,
@@ -103,10 +103,6 @@ async def hosted_elsewhere(
     )
 
 
-async def long_wait(pilot: Pilot[Any], condition: Any, what: str) -> None:
-    await wait_until(pilot, condition, what=what, steps=1500)
-
-
 @pytest.mark.slow
 async def test_hosting_for_the_lan_seats_the_player_and_the_bots(tmp_path: Path) -> None:
     app = DomicileApp(
@@ -114,14 +110,14 @@ async def test_hosting_for_the_lan_seats_the_player_and_the_bots(tmp_path: Path)
     )
     async with app.run_test(size=WIDE) as pilot:
         # The lobby waits for its owner: every other seat is a bot's, open to friends.
-        await long_wait(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        await wait_until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
 
         def bots_seated() -> bool:
             return app.lobby is not None and all(
                 s.kind is not SeatKind.OPEN for s in app.lobby.seats
             )
 
-        await long_wait(pilot, bots_seated, "the bots in the lobby")
+        await wait_until(pilot, bots_seated, "the bots in the lobby")
         await pilot.pause()
         lobby = app.lobby
         assert lobby is not None and lobby.can_start and lobby.takeover
@@ -142,25 +138,27 @@ async def test_hosting_for_the_lan_seats_the_player_and_the_bots(tmp_path: Path)
         assert "Start the game" in commands
         assert any("start the game" in keys.text for keys in LobbyScreen.HELP_KEYS)
         await pilot.press("enter")
-        await long_wait(pilot, lambda: isinstance(app.screen, InvestigatorScreen), "the game")
+        await wait_until(pilot, lambda: isinstance(app.screen, InvestigatorScreen), "the game")
         lobby = app.lobby
         assert lobby is not None and not lobby.offline and lobby.is_host
         assert lobby.code is not None and CODE.match(lobby.code)
         assert lobby.fingerprint_phrase is not None
         assert len(lobby.fingerprint_phrase.split()) == 6
-        status = rendered(app.screen.query_one(StatusBar))
-        assert f"At the table hosted on this laptop · code {lobby.code}" in status
+        at_the_table = f"At the table hosted on this laptop · code {lobby.code}"
+        await wait_until(
+            pilot, lambda: at_the_table in rendered(app.screen.query_one(StatusBar)), at_the_table
+        )
         await pilot.press("enter")
-        await long_wait(pilot, lambda: view_of(app).state.investigator(1).marker is not None, "")
+        await wait_until(pilot, lambda: view_of(app).state.investigator(1).marker is not None, "")
         await pilot.press("l")
-        await long_wait(pilot, lambda: isinstance(app.screen, SeanceScreen), "the séance")
+        await wait_until(pilot, lambda: isinstance(app.screen, SeanceScreen), "the séance")
         await pilot.press("enter")
-        await long_wait(pilot, lambda: view_of(app).state.day == 2, "day 2")
+        await wait_until(pilot, lambda: view_of(app).state.day == 2, "day 2")
         port = app.session.host.port  # type: ignore[union-attr]
         await pilot.press("ctrl+q")  # quitting (once the host said yes) closes the table
-        await long_wait(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
         await pilot.press("y")
-        await long_wait(pilot, lambda: not app.is_running, "the app to end")
+        await wait_until(pilot, lambda: not app.is_running, "the app to end")
     with pytest.raises(OSError):
         _, writer = await asyncio.open_connection(LOOPBACK, port)
         writer.close()
@@ -196,8 +194,8 @@ async def test_a_hosted_table_with_an_open_seat_waits_in_the_lobby(tmp_path: Pat
     )
     async with app.run_test(size=WIDE) as pilot:
         shown = record_notifications(app)
-        await long_wait(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
-        await long_wait(pilot, lambda: app.lobby is not None and bool(app.lobby.seats), "seats")
+        await wait_until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        await wait_until(pilot, lambda: app.lobby is not None and bool(app.lobby.seats), "seats")
         await pilot.pause()
         lobby = app.lobby
         assert lobby is not None
@@ -213,7 +211,7 @@ async def test_a_hosted_table_with_an_open_seat_waits_in_the_lobby(tmp_path: Pat
         ticket = JoinTicket(parse_code(lobby.code), Address(LOOPBACK, host.port))  # type: ignore[arg-type]
         guest = door(tmp_path / "guest").join(ticket, "Idris", None)
         await guest.open()
-        await long_wait(
+        await wait_until(
             pilot,
             lambda: app.lobby is not None and app.lobby.seat(2).kind is SeatKind.HUMAN,
             "the guest in the open seat",
@@ -221,7 +219,7 @@ async def test_a_hosted_table_with_an_open_seat_waits_in_the_lobby(tmp_path: Pat
         assert isinstance(app.screen, LobbyScreen), "a bot still holds seat 1"
         second = door(tmp_path / "second").join(ticket, "Orla", Role.INVESTIGATOR)
         await second.open()
-        await long_wait(pilot, lambda: isinstance(app.screen, GhostScreen), "the game")
+        await wait_until(pilot, lambda: isinstance(app.screen, GhostScreen), "the game")
         assert view_of(app).state.config.name(2) == "Idris"
         assert view_of(app).state.config.name(1) == "Orla"
         assert not shown
@@ -240,23 +238,23 @@ async def test_a_whole_game_at_a_table_across_the_network(tmp_path: Path) -> Non
         async with app.run_test(size=WIDE) as pilot:
             shown = record_notifications(app)
             await pilot.press("a")
-            await long_wait(pilot, lambda: isinstance(app.screen, JoinScreen), "the join form")
+            await wait_until(pilot, lambda: composed(app, JoinScreen, "#code"), "the join form")
             app.screen.query_one("#code", Input).value = host.tables()[0].code
             app.screen.query_one("#address", Input).value = f"wss://{LOOPBACK}:{host.port}"
             await pilot.press("ctrl+s")
-            await long_wait(pilot, lambda: isinstance(app.screen, InvestigatorScreen), "seated")
+            await wait_until(pilot, lambda: isinstance(app.screen, InvestigatorScreen), "seated")
             assert app.lobby is not None and app.lobby.your_seat == 1
             assert app.lobby.fingerprint_phrase == host.certificate.phrase
 
             await play_a_whole_game(pilot, app)
-            await long_wait(pilot, lambda: isinstance(app.screen, EndScreen), "the end")
-            await long_wait(pilot, lambda: app.verification is not None, "the proof")
+            await wait_until(pilot, lambda: isinstance(app.screen, EndScreen), "the end")
+            await wait_until(pilot, lambda: app.verification is not None, "the proof")
             assert app.verification is not None and app.verification.ok
             assert app.verification.reveal is not None
             assert view_of(app).state.phase is Phase.ENDED
             assert not [n for n in shown if n.startswith("Not allowed")]
             # A guest keeps the game too, without pressing E, and is told where.
-            await long_wait(
+            await wait_until(
                 pilot,
                 lambda: (
                     "kept in the data dir, joined/games/"
@@ -268,11 +266,11 @@ async def test_a_whole_game_at_a_table_across_the_network(tmp_path: Path) -> Non
             assert len(kept) == 1 and verify(kept[0]).valid
 
             await pilot.press("e")
-            await long_wait(pilot, lambda: isinstance(app.screen, ExportScreen), "export")
+            await wait_until(pilot, lambda: isinstance(app.screen, ExportScreen), "export")
             target = tmp_path / "friday.jsonl"
             app.screen.query_one("#export-path", Input).value = str(target)
             await pilot.press("enter")
-            await long_wait(pilot, lambda: target.exists(), "the transcript")
+            await wait_until(pilot, lambda: target.exists(), "the transcript")
             report = verify(target)
             assert report.valid and report.replica is not None
             # The last link as words, for the table to compare out loud.
@@ -296,9 +294,9 @@ async def test_a_wrong_code_is_refused_and_the_player_is_back_at_the_door(tmp_pa
         async with app.run_test(size=WIDE) as pilot:
             shown = record_notifications(app)
             app.join(JoinTicket(parse_code(wrong), Address(LOOPBACK, host.port)), "Ada", None)
-            await long_wait(pilot, lambda: bool(shown), "the refusal")
+            await wait_until(pilot, lambda: bool(shown), "the refusal")
             assert "the host refused the code" in shown[-1]
-            await long_wait(pilot, lambda: isinstance(app.screen, StartScreen), "the door")
+            await wait_until(pilot, lambda: isinstance(app.screen, StartScreen), "the door")
             assert app.session is None
     finally:
         await host.close()
@@ -315,7 +313,7 @@ async def test_a_refused_code_brings_back_the_form_as_it_was_typed(tmp_path: Pat
         async with app.run_test(size=WIDE) as pilot:
             shown = record_notifications(app)
             await pilot.press("a")
-            await long_wait(pilot, lambda: isinstance(app.screen, JoinScreen), "the join form")
+            await wait_until(pilot, lambda: composed(app, JoinScreen, "#code"), "the join form")
             typed = {
                 "#code": wrong,
                 "#address": f"wss://{LOOPBACK}:{host.port}",
@@ -324,9 +322,9 @@ async def test_a_refused_code_brings_back_the_form_as_it_was_typed(tmp_path: Pat
             for field, text in typed.items():
                 app.screen.query_one(field, Input).value = text
             await pilot.press("ctrl+s")
-            await long_wait(pilot, lambda: bool(shown), "the refusal")
+            await wait_until(pilot, lambda: bool(shown), "the refusal")
             assert "the host refused the code" in shown[-1]
-            await long_wait(pilot, lambda: isinstance(app.screen, JoinScreen), "the form again")
+            await wait_until(pilot, lambda: isinstance(app.screen, JoinScreen), "the form again")
             for field, text in typed.items():
                 assert app.screen.query_one(field, Input).value == text
             assert app.session is None
@@ -367,17 +365,17 @@ async def test_tables_on_the_lan_are_listed_and_joined_from_the_front_door(
                             return i
                 return None
 
-            await long_wait(pilot, lambda: friday() is not None, "the table on the LAN")
+            await wait_until(pilot, lambda: friday() is not None, "the table on the LAN")
             entry = str(tables.get_option_at_index(friday() or 0).prompt)
             assert "table " in entry and "1 of 4 seats free · 3 bots to take over" in entry
             tables.focus()
             tables.highlighted = friday()
             await pilot.press("enter")
-            await long_wait(pilot, lambda: isinstance(app.screen, JoinScreen), "the join form")
+            await wait_until(pilot, lambda: composed(app, JoinScreen, "#code"), "the join form")
             code = host.tables()[0].code
             app.screen.query_one("#code", Input).value = code
             await pilot.press("ctrl+s")
-            await long_wait(pilot, lambda: isinstance(app.screen, InvestigatorScreen), "seated")
+            await wait_until(pilot, lambda: isinstance(app.screen, InvestigatorScreen), "seated")
             await app.session.close()  # type: ignore[union-attr]
     finally:
         await host.close()
@@ -422,10 +420,10 @@ async def test_a_host_that_disappears_shows_in_the_status_bar(tmp_path: Path) ->
         app.join(
             JoinTicket(parse_code(host.tables()[0].code), Address(LOOPBACK, host.port)), "Ada", None
         )
-        await long_wait(pilot, lambda: isinstance(app.screen, InvestigatorScreen), "seated")
+        await wait_until(pilot, lambda: isinstance(app.screen, InvestigatorScreen), "seated")
         await host.close()
         bar = app.screen.query_one(StatusBar)
-        await long_wait(pilot, lambda: "away" in rendered(bar), "the status line")
+        await wait_until(pilot, lambda: "away" in rendered(bar), "the status line")
         assert rendered(bar).startswith("○ The host is away — waiting for it to come back (")
         assert isinstance(app.screen, InvestigatorScreen)  # the table stays on screen
         await app.session.close()  # type: ignore[union-attr]
@@ -443,17 +441,17 @@ async def test_the_ghost_plays_across_the_network_and_its_seance_is_announced(
         seance_step=0,
     )
     async with app.run_test(size=WIDE) as pilot:
-        await long_wait(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        await wait_until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
         await pilot.press("enter")  # start at once: the bots that are not seated yet come
-        await long_wait(pilot, lambda: isinstance(app.screen, GhostScreen), "the game")
-        await long_wait(pilot, lambda: view_of(app).ghost is not None, "the Ghost's view")
+        await wait_until(pilot, lambda: isinstance(app.screen, GhostScreen), "the game")
+        await wait_until(pilot, lambda: view_of(app).ghost is not None, "the Ghost's view")
         for seat in (1, 2):
             await pilot.press("1", "g")
-            await long_wait(pilot, lambda s=seat: view_of(app).state.investigator(s).served, "")
+            await wait_until(pilot, lambda s=seat: view_of(app).state.investigator(s).served, "")
         await pilot.press("1", "g")  # the last give: the bots lock at once, the séance follows
-        await long_wait(pilot, lambda: isinstance(app.screen, SeanceScreen), "the séance")
+        await wait_until(pilot, lambda: isinstance(app.screen, SeanceScreen), "the séance")
         await pilot.press("enter")
-        await long_wait(pilot, lambda: view_of(app).state.day == 2, "the next day")
+        await wait_until(pilot, lambda: view_of(app).state.day == 2, "the next day")
         assert isinstance(app.screen, GhostScreen)
         await app.session.close()  # type: ignore[union-attr]
 
@@ -466,7 +464,7 @@ async def test_the_set_up_form_keeps_the_seats_asked_for_open(tmp_path: Path) ->
     )
     async with app.run_test(size=WIDE) as pilot:
         app.go(SetupPage(offline=False))
-        await long_wait(pilot, lambda: bool(app.screen.query("#open-6")), "the form")
+        await wait_until(pilot, lambda: bool(app.screen.query("#open-6")), "the form")
         screen = app.screen
         assert screen.query_one("#open-1").disabled  # your own seat
         assert not screen.query_one("#open-4").display  # only 3 investigators

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from tui_support import PACK, Clairvoyant, Recorder, investigator_bot, settings
+from tui_support import PACK, Clairvoyant, Recorder, investigator_bot, settings, turns
 
 from domicile_p2p.bots import make_policy
 from domicile_p2p.rules import (
@@ -140,7 +140,7 @@ async def play_out(
     """Play the player's seat with ``choose`` (an investigator bot's moves by default) until
     the game is verified."""
     choose = choose or investigator_bot().act
-    for _ in range(5000):
+    async for _ in turns(pause=0.001):
         if recorder.of(GameVerified):
             return
         action = choose(recorder.of(ViewChanged)[-1].view)

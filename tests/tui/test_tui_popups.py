@@ -15,6 +15,7 @@ from tui_support import (
     rendered,
     secrets_of,
     settle,
+    turns,
     view_of,
     wait_until,
 )
@@ -72,7 +73,7 @@ async def test_a_second_enter_after_the_seance_does_not_pick_the_ghosts_dream() 
 async def reach_the_end(pilot) -> None:  # type: ignore[no-untyped-def]
     app = pilot.app
     await begin(pilot)
-    for _ in range(600):
+    async for _ in turns(pilot):
         if isinstance(app.screen, SeanceScreen):
             await pilot.pause(0.6)
             await pilot.press("enter")

@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 from test_tui_end_to_end import play_a_whole_game
-from test_tui_network import LOOPBACK, WIDE, door, long_wait
+from test_tui_network import LOOPBACK, WIDE, door
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
-from tui_support import PACK, rendered, settings, view_of
+from tui_support import PACK, composed, rendered, settings, view_of, wait_until
 
 from domicile_p2p.net.adapters.host import HostConfig, start_host
 from domicile_p2p.rules import GHOST, Difficulty
@@ -42,7 +42,7 @@ def _shown(app: DomicileApp, widget: str) -> str:
 
 async def _to_the_end(pilot: Pilot[Any], app: DomicileApp) -> None:
     await play_a_whole_game(pilot, app)
-    await long_wait(pilot, lambda: app.verification is not None, "the proof")
+    await wait_until(pilot, lambda: app.verification is not None, "the proof")
     assert app.verification is not None and app.verification.ok
 
 
@@ -75,30 +75,30 @@ async def test_a_guests_end_screen_follows_the_host_into_the_next_games_lobby(
         )
         async with app.run_test(size=WIDE) as pilot:
             await pilot.press("a")
-            await long_wait(pilot, lambda: isinstance(app.screen, JoinScreen), "the join form")
+            await wait_until(pilot, lambda: composed(app, JoinScreen, "#code"), "the join form")
             app.screen.query_one("#code", Input).value = code
             app.screen.query_one("#address", Input).value = f"wss://{LOOPBACK}:{host.port}"
             await pilot.press("ctrl+s")
-            await long_wait(pilot, lambda: isinstance(app.screen, InvestigatorScreen), "seated")
+            await wait_until(pilot, lambda: isinstance(app.screen, InvestigatorScreen), "seated")
             first = host.tables()[0].game_id
             await _to_the_end(pilot, app)
-            await long_wait(pilot, lambda: isinstance(app.screen, EndScreen), "the end")
+            await wait_until(pilot, lambda: isinstance(app.screen, EndScreen), "the end")
             host.next_game()
 
             def next_lobby() -> bool:
                 lobby = app.lobby
                 return isinstance(app.screen, LobbyScreen) and lobby is not None and lobby.game == 2
 
-            await long_wait(pilot, next_lobby, "the next game's lobby, by itself")
+            await wait_until(pilot, next_lobby, "the next game's lobby, by itself")
             lobby = app.lobby
             assert lobby is not None and lobby.code == code and not lobby.started
             assert lobby.your_seat == 1 and not lobby.you_ready
-            await long_wait(pilot, lambda: "not ready" in _shown(app, "#lobby-seats"), "ready")
+            await wait_until(pilot, lambda: "not ready" in _shown(app, "#lobby-seats"), "ready")
             hint = _shown(app, "#lobby-hint")
             assert "Game 2 at the same table" in hint and "R: say you are ready" in hint
             assert host.tables()[0].game_id is None, "nothing begins before the guest is ready"
             await pilot.press("r")
-            await long_wait(pilot, lambda: isinstance(app.screen, InvestigatorScreen), "game 2")
+            await wait_until(pilot, lambda: isinstance(app.screen, InvestigatorScreen), "game 2")
             second = host.tables()[0].game_id
             assert second is not None and second != first
             assert host.tables()[0].code == code
@@ -121,23 +121,23 @@ async def test_the_hosts_n_opens_the_next_game_at_the_same_table_and_o_moves_the
         seance_step=0,
     )
     async with app.run_test(size=WIDE) as pilot:
-        await long_wait(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        await wait_until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
         await pilot.press("enter")
-        await long_wait(pilot, lambda: isinstance(app.screen, InvestigatorScreen), "the game")
+        await wait_until(pilot, lambda: isinstance(app.screen, InvestigatorScreen), "the game")
         lobby = app.lobby
         assert lobby is not None
         code, first = lobby.code, _game_id(app)
         await _to_the_end(pilot, app)
-        await long_wait(pilot, lambda: isinstance(app.screen, EndScreen), "the end")
+        await wait_until(pilot, lambda: isinstance(app.screen, EndScreen), "the end")
         # The host is told where its game is kept (its own archive), and quitting says so.
         where = f"kept in the data dir, host/games/{first}.json"
-        await long_wait(pilot, lambda: where in _shown(app, "#end-head"), "where it is kept")
+        await wait_until(pilot, lambda: where in _shown(app, "#end-head"), "where it is kept")
         await pilot.press("escape")
-        await long_wait(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
         question = app.screen.question  # type: ignore[attr-defined]
         assert "lost" not in question and "host/games" in question
         await pilot.press("n")
-        await long_wait(pilot, lambda: isinstance(app.screen, EndScreen), "the end again")
+        await wait_until(pilot, lambda: isinstance(app.screen, EndScreen), "the end again")
         await pilot.pause(0.6)  # the dialog's keys stay its own a moment after it closes
         # Game 1's talk stays with game 1 (its lines name the seats as they were then).
         app.chat = (ChatLine(1, "Ada", "well played"),)
@@ -147,21 +147,21 @@ async def test_the_hosts_n_opens_the_next_game_at_the_same_table_and_o_moves_the
             lobby = app.lobby
             return isinstance(app.screen, LobbyScreen) and lobby is not None and lobby.game == 2
 
-        await long_wait(pilot, next_lobby, "the next game's lobby")
+        await wait_until(pilot, next_lobby, "the next game's lobby")
         lobby = app.lobby
         assert lobby is not None and lobby.code == code, "the same table, the same code"
         assert app.chat == ()
         assert lobby.can_start and lobby.can_rotate and lobby.your_seat == 1
-        await long_wait(pilot, lambda: "Game 2" in _shown(app, "#lobby-hint"), "the hint")
+        await wait_until(pilot, lambda: "Game 2" in _shown(app, "#lobby-hint"), "the hint")
         hint = _shown(app, "#lobby-hint")
         assert "Game 2 at the same table" in hint and "O: everyone moves round" in hint
         await pilot.press("o")
-        await long_wait(pilot, lambda: app.lobby is not None and app.lobby.your_seat == GHOST, "")
+        await wait_until(pilot, lambda: app.lobby is not None and app.lobby.your_seat == GHOST, "")
         lobby = app.lobby
         assert lobby is not None
         assert [s.kind for s in lobby.seats] == [SeatKind.YOU, SeatKind.BOT]
         await pilot.press("enter")
-        await long_wait(pilot, lambda: isinstance(app.screen, GhostScreen), "game 2, as the Ghost")
+        await wait_until(pilot, lambda: isinstance(app.screen, GhostScreen), "game 2, as the Ghost")
         second = _game_id(app)
         assert second is not None and second != first
         assert view_of(app).seat == GHOST
@@ -198,29 +198,29 @@ async def test_the_owner_starts_without_a_guest_not_ready_who_may_then_watch(
         )
         async with app.run_test(size=WIDE) as pilot:
             await pilot.press("a")
-            await long_wait(pilot, lambda: isinstance(app.screen, JoinScreen), "the join form")
+            await wait_until(pilot, lambda: composed(app, JoinScreen, "#code"), "the join form")
             app.screen.query_one("#code", Input).value = code
             app.screen.query_one("#address", Input).value = f"wss://{LOOPBACK}:{host.port}"
             await pilot.press("ctrl+s")
-            await long_wait(pilot, lambda: isinstance(app.screen, InvestigatorScreen), "seated")
+            await wait_until(pilot, lambda: isinstance(app.screen, InvestigatorScreen), "seated")
             await _to_the_end(pilot, app)
-            await long_wait(pilot, lambda: isinstance(app.screen, EndScreen), "the end")
+            await wait_until(pilot, lambda: isinstance(app.screen, EndScreen), "the end")
             host.next_game()
-            await long_wait(
+            await wait_until(
                 pilot,
                 lambda: "A seat not ready within 120 s is freed" in _shown(app, "#lobby-hint"),
                 "the lobby says how long a seat may stay not ready",
             )
             host.start_table()  # the owner will not wait
-            await long_wait(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the offer")
+            await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the offer")
             question = app.screen.question  # type: ignore[attr-defined]
             assert question == (
                 "The host's owner started the game without you (you were not ready); "
                 "you may watch it. Watch the game instead?"
             )
-            await long_wait(pilot, lambda: host.tables()[0].game_id is not None, "game 2 began")
+            await wait_until(pilot, lambda: host.tables()[0].game_id is not None, "game 2 began")
             await pilot.press("y")
-            await long_wait(
+            await wait_until(
                 pilot, lambda: app.lobby is not None and app.lobby.watching, "watching game 2"
             )
             await app.session.close()  # type: ignore[union-attr]

@@ -31,7 +31,7 @@ async def opened(pilot: Pilot[Any]) -> ReplayScreen:
     await wait_until(pilot, lambda: isinstance(app.screen, ReplayScreen), what="the viewer")
     screen = app.screen
     assert isinstance(screen, ReplayScreen)
-    await wait_until(pilot, lambda: screen.replay is not None, what="the verdict", steps=6000)
+    await wait_until(pilot, lambda: screen.replay is not None, what="the verdict")
     await pilot.pause()
     return screen
 
@@ -151,7 +151,6 @@ async def test_a_file_that_cannot_be_opened_says_why(tmp_path: Path) -> None:
         await wait_until(
             pilot,
             lambda: "Cannot open" in text_of(app.screen, "#replay-verdict"),  # type: ignore[arg-type]
-            steps=6000,
         )
         screen = app.screen
         assert isinstance(screen, ReplayScreen) and screen.replay is None

@@ -21,6 +21,7 @@ from tui_support import (
     make_app,
     secrets_of,
     settle,
+    turns,
     view_of,
     wait_until,
 )
@@ -92,7 +93,7 @@ async def into_stage_two(pilot: Pilot[Any]) -> None:
     app = pilot.app
     assert isinstance(app, DomicileApp)
     await begin(pilot)
-    for _ in range(400):
+    async for _ in turns(pilot):
         if await close_seance(pilot):
             continue
         state = view_of(app).state

@@ -37,7 +37,7 @@ async def replaying_day_two(pilot: Pilot[Any]) -> None:
     await wait_until(pilot, lambda: isinstance(app.screen, ReplayScreen))
     screen = app.screen
     assert isinstance(screen, ReplayScreen)
-    await wait_until(pilot, lambda: screen.replay is not None, steps=6000)
+    await wait_until(pilot, lambda: screen.replay is not None)
     await pilot.press("pagedown", "pagedown", "right", "right", "right", "right", "right")
     await settle(pilot)
 

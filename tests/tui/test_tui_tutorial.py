@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import Static
-from tui_support import DATA_DIR, PACK, rendered, settings, settle, view_of, wait_until
+from tui_support import DATA_DIR, PACK, rendered, settings, settle, turns, view_of, wait_until
 
 from domicile_p2p.rules import Phase, Stage
 from domicile_p2p.transcript.selfplay import PlainPolicy
@@ -33,8 +33,6 @@ from domicile_tui.widgets.card import CardTile
 from domicile_tui.widgets.hint import HintBar
 
 WIDE = (120, 36)
-PATIENCE = 3000
-"""Pauses a test waits for the table at most (bots act at once; this is for a loaded machine)."""
 
 
 def tutorial_app(*, plain_bots: bool = False, at_once: bool = True) -> DomicileApp:
@@ -65,14 +63,10 @@ def hint(app: DomicileApp) -> str:
     return step.name if step is not None else ""
 
 
-async def until(pilot: Pilot[Any], condition: Callable[[], bool], what: str) -> None:
-    await wait_until(pilot, condition, what=what, steps=PATIENCE)
-
-
 async def hint_is(pilot: Pilot[Any], name: str) -> None:
     app = pilot.app
     assert isinstance(app, DomicileApp)
-    await until(pilot, lambda: hint(app) == name, f"the hint {name!r} (now {hint(app)!r})")
+    await wait_until(pilot, lambda: hint(app) == name, f"the hint {name!r} (now {hint(app)!r})")
 
 
 # --------------------------------------------------------------------------- the steps
@@ -80,7 +74,7 @@ async def hint_is(pilot: Pilot[Any], name: str) -> None:
 
 
 async def lobby(pilot: Pilot[Any]) -> None:
-    await until(pilot, lambda: isinstance(pilot.app.screen, LobbyScreen), "the lobby")
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, LobbyScreen), "the lobby")
     await hint_is(pilot, "welcome")
 
 
@@ -94,29 +88,31 @@ async def read_a_dream(pilot: Pilot[Any]) -> None:
     await pilot.press("d")
     await hint_is(pilot, "read a dream")
     await pilot.press("i")
-    await until(pilot, lambda: isinstance(pilot.app.screen, CardScreen), "the dream read")
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, CardScreen), "the dream read")
 
 
 async def place_the_marker(pilot: Pilot[Any]) -> None:
     await pilot.press("escape")
-    await until(pilot, lambda: isinstance(pilot.app.screen, InvestigatorScreen), "the table")
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, InvestigatorScreen), "the table")
     await pilot.press("c", "enter")
     await hint_is(pilot, "lock the marker")
 
 
 async def lock_it(pilot: Pilot[Any]) -> None:
     await pilot.press("l")
-    await until(pilot, lambda: isinstance(pilot.app.screen, SeanceScreen), "the séance")
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, SeanceScreen), "the séance")
 
 
 async def close_the_seance(pilot: Pilot[Any]) -> None:
     await pilot.press("enter")
-    await until(pilot, lambda: isinstance(pilot.app.screen, ChapterScreen), "chapter one's end")
+    await wait_until(
+        pilot, lambda: isinstance(pilot.app.screen, ChapterScreen), "chapter one's end"
+    )
 
 
 async def sit_in_the_ghosts_chair(pilot: Pilot[Any]) -> None:
     await pilot.press("enter")
-    await until(pilot, lambda: isinstance(pilot.app.screen, GhostScreen), "the Ghost's screen")
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, GhostScreen), "the Ghost's screen")
     await hint_is(pilot, "pick dreams")
 
 
@@ -127,15 +123,17 @@ async def pick_a_dream(pilot: Pilot[Any]) -> None:
 
 async def give_it(pilot: Pilot[Any]) -> None:
     await pilot.press("g")
-    await until(pilot, lambda: isinstance(pilot.app.screen, ChapterScreen), "chapter two's end")
+    await wait_until(
+        pilot, lambda: isinstance(pilot.app.screen, ChapterScreen), "chapter two's end"
+    )
 
 
 async def go_to_stage_two(pilot: Pilot[Any]) -> None:
     app = pilot.app
     assert isinstance(app, DomicileApp)
     await pilot.press("enter")
-    await until(pilot, lambda: isinstance(app.screen, CulpritScreen), "Stage Two")
-    await until(
+    await wait_until(pilot, lambda: isinstance(app.screen, CulpritScreen), "Stage Two")
+    await wait_until(
         pilot,
         lambda: app.shown is not None and app.shown.state.phase is Phase.INVESTIGATION,
         "the group's dreams",
@@ -153,7 +151,7 @@ async def agree_until_the_end(pilot: Pilot[Any]) -> None:
     accusation when they hold to another; close each séance; until the game ends."""
     app = pilot.app
     assert isinstance(app, DomicileApp)
-    for _ in range(PATIENCE):
+    async for _ in turns(pilot):
         if isinstance(app.screen, EndScreen):
             break
         if isinstance(app.screen, SeanceScreen):
@@ -161,8 +159,8 @@ async def agree_until_the_end(pilot: Pilot[Any]) -> None:
         elif isinstance(app.screen, CulpritScreen) and app.shown is not None:
             await pilot.press(*stage_two_keys(app))
         await pilot.pause(0.01)
-    await until(pilot, lambda: isinstance(app.screen, EndScreen), "the end")
-    await until(pilot, lambda: hint(app) in ("won", "lost"), "the end's hint")
+    await wait_until(pilot, lambda: isinstance(app.screen, EndScreen), "the end")
+    await wait_until(pilot, lambda: hint(app) in ("won", "lost"), "the end's hint")
 
 
 def stage_two_keys(app: DomicileApp) -> tuple[str, ...]:
@@ -219,11 +217,11 @@ async def ask_to_leave_and_stay(pilot: Pilot[Any], key: str) -> None:
     app = pilot.app
     before = type(app.screen)
     await pilot.press(key)
-    await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), f"the question ({key})")
+    await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), f"the question ({key})")
     assert isinstance(app.screen, ConfirmScreen)
     assert "Leave the tutorial" in app.screen.question
     await pilot.press("n")
-    await until(pilot, lambda: type(app.screen) is before, "the screen the player was at")
+    await wait_until(pilot, lambda: type(app.screen) is before, "the screen the player was at")
     await pilot.pause(HOLD_AFTER_CLOSE + 0.1)  # the dialog's own keys are the table's again
     assert isinstance(app, DomicileApp) and app.tutorial is not None
 
@@ -242,19 +240,19 @@ async def test_the_whole_tutorial_with_the_keys_a_player_presses() -> None:
         assert state.phase is Phase.ENDED and state.stage is Stage.CULPRIT
         assert app.tutorial is not None and app.tutorial.chapter.number == 3
         # A whole game like any other: verified, and kept in the data dir.
-        await until(pilot, lambda: app.verification is not None, "the verification")
+        await wait_until(pilot, lambda: app.verification is not None, "the verification")
         assert app.verification is not None and app.verification.ok
-        await until(pilot, lambda: app.kept is not None, "the transcript kept")
+        await wait_until(pilot, lambda: app.kept is not None, "the transcript kept")
         assert app.kept is not None and app.kept.is_file()
         await pilot.press("escape")  # the game is over: nothing to ask
-        await until(pilot, lambda: isinstance(app.screen, StartScreen), "the front door")
+        await wait_until(pilot, lambda: isinstance(app.screen, StartScreen), "the front door")
         assert app.tutorial is None and app.session is None
 
 
 async def test_learn_to_play_on_the_front_door_opens_the_tutorial() -> None:
     app = tutorial_app(at_once=False)
     async with app.run_test(size=WIDE) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, StartScreen), "the front door")
+        await wait_until(pilot, lambda: isinstance(app.screen, StartScreen), "the front door")
         await pilot.press("l")
         await lobby(pilot)
         assert app.tutorial is not None and app.tutorial.chapter.number == 1
@@ -284,7 +282,7 @@ async def test_the_help_says_what_the_game_is_and_how_to_leave_the_tutorial() ->
     async with app.run_test(size=(80, 24)) as pilot:
         await play_to(pilot, "dreams received")
         await pilot.press("question_mark")
-        await until(pilot, lambda: isinstance(app.screen, HelpScreen), "the help")
+        await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen), "the help")
         intro = rendered(app.screen.query_one(".help-intro", Static))
         assert "dream cards" in intro and "domicile play --tutorial" in intro
         sections = [rendered(s) for s in app.screen.query(".help-section")]
@@ -329,9 +327,9 @@ async def test_leaving_the_tutorial_goes_back_to_the_front_door(where: str) -> N
         await play_to(pilot, step)
         await settle(pilot)
         await pilot.press(key)
-        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
         await pilot.press("y")
-        await until(pilot, lambda: isinstance(app.screen, StartScreen), "the front door")
+        await wait_until(pilot, lambda: isinstance(app.screen, StartScreen), "the front door")
         assert app.tutorial is None and app.session is None
         assert app.is_running, "leaving the tutorial does not quit the app"
 
@@ -353,7 +351,7 @@ def test_a_tutorial_step_looks_as_it_should(snap_compare: Any, size: str) -> Non
         app = pilot.app
         assert isinstance(app, DomicileApp)
         await play_to(pilot, "dreams received")
-        await until(pilot, lambda: view_of(app).state.investigator(2).locked, "B locked")
+        await wait_until(pilot, lambda: view_of(app).state.investigator(2).locked, "B locked")
         await settle(pilot)
 
     assert snap_compare(

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from test_tui_tutorial import tutorial_app, until
-from tui_support import DATA_DIR, PACK, settings
+from test_tui_tutorial import tutorial_app
+from tui_support import DATA_DIR, PACK, settings, wait_until
 
 from domicile_p2p.cli import CommandError, build_parser
 from domicile_tui.app import DomicileApp
@@ -21,10 +21,10 @@ from domicile_tui.widgets.hint import HintBar
 async def test_three_in_the_tutorials_lobby_goes_straight_to_stage_two() -> None:
     app = tutorial_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        await wait_until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
         assert app.tutorial is not None and app.tutorial.chapter.number == 1
         await pilot.press("3")
-        await until(pilot, lambda: isinstance(app.screen, CulpritScreen), "Stage Two")
+        await wait_until(pilot, lambda: isinstance(app.screen, CulpritScreen), "Stage Two")
         assert app.tutorial is not None and app.tutorial.chapter.number == 3
 
 
@@ -34,7 +34,7 @@ async def test_the_tutorial_can_begin_at_the_ghosts_chapter() -> None:
         door, defaults=settings(), open_at_once=True, offline=True, seance_step=0, tutorial=2
     )
     async with app.run_test(size=(80, 24)) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, GhostScreen), "the Ghost's chair")
+        await wait_until(pilot, lambda: isinstance(app.screen, GhostScreen), "the Ghost's chair")
         assert app.tutorial is not None and app.tutorial.chapter.number == 2
 
 
@@ -52,9 +52,9 @@ def hint_words(app: DomicileApp) -> str:
 async def test_the_hints_name_what_to_look_for_in_the_dreams() -> None:
     app = tutorial_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        await wait_until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
         await pilot.press("enter")
-        await until(pilot, lambda: "Your dreams keep showing" in hint_words(app), "the hint")
+        await wait_until(pilot, lambda: "Your dreams keep showing" in hint_words(app), "the hint")
         view = app.view
         assert view is not None
         dreams = [PACK.dream(card) for card in view.state.investigator(view.seat).dreams]
@@ -68,8 +68,8 @@ async def test_the_ghosts_hint_names_what_its_dreams_must_show() -> None:
         door, defaults=settings(), open_at_once=True, offline=True, seance_step=0, tutorial=2
     )
     async with app.run_test(size=(80, 24)) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, GhostScreen), "the Ghost's chair")
-        await until(pilot, lambda: "Look for dreams that show" in hint_words(app), "its hint")
+        await wait_until(pilot, lambda: isinstance(app.screen, GhostScreen), "the Ghost's chair")
+        await wait_until(pilot, lambda: "Look for dreams that show" in hint_words(app), "its hint")
         knowledge = app.view.ghost  # type: ignore[union-attr]
         assert knowledge is not None
         targets = [
@@ -97,6 +97,6 @@ async def test_the_tutorials_lobby_hint_waits_for_nothing_while_the_door_opens()
         lambda: door, defaults=settings(), open_at_once=True, offline=True, tutorial=True
     )
     async with app.run_test(size=(80, 24)) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
-        await until(pilot, lambda: "Press Enter to begin" in hint_words(app), "the hint")
+        await wait_until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        await wait_until(pilot, lambda: "Press Enter to begin" in hint_words(app), "the hint")
         assert app.return_code is None, "nothing crashed"

@@ -14,10 +14,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_tui_network import LOOPBACK, WIDE, door, long_wait
+from test_tui_network import LOOPBACK, WIDE, door
 from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, RadioSet
-from tui_support import PACK, record_notifications, rendered, settings, view_of, wait_until
+from tui_support import (
+    PACK,
+    composed,
+    record_notifications,
+    rendered,
+    settings,
+    turns,
+    view_of,
+    wait_until,
+)
 
 from domicile_p2p.net.adapters.bot import BotBrain, run_bot
 from domicile_p2p.net.adapters.client import PeerClient, websocket_dialer
@@ -81,7 +90,7 @@ async def into_the_game_and_away(data_dir: Path, host: RunningHost) -> None:
     client, brain = seat_one(data_dir, host)
     playing = asyncio.create_task(run_bot(client, brain))
     try:
-        for _ in range(3000):
+        async for _ in turns():
             if client.session.player.playing or playing.done():
                 break
             await asyncio.sleep(0.01)
@@ -122,7 +131,7 @@ async def at_the_door(tmp_path: Path) -> AsyncIterator[tuple[DomicileApp, Pilot[
     """A client on 127.0.0.1 at its front door."""
     app = DomicileApp(door(tmp_path / "me"), defaults=settings(), open_at_once=False, seance_step=0)
     async with app.run_test(size=WIDE) as pilot:
-        await long_wait(pilot, lambda: isinstance(app.screen, StartScreen), "the door")
+        await wait_until(pilot, lambda: isinstance(app.screen, StartScreen), "the door")
         yield app, pilot
 
 
@@ -133,11 +142,11 @@ async def test_watch_from_the_join_form_shows_the_public_table_with_nothing_to_a
     async with a_table(tmp_path) as host, at_the_door(tmp_path) as (app, pilot):
         shown = record_notifications(app)
         await pilot.press("a")
-        await long_wait(pilot, lambda: isinstance(app.screen, JoinScreen), "the join form")
+        await wait_until(pilot, lambda: composed(app, JoinScreen, "#code"), "the join form")
         app.screen.query_one("#code", Input).value = host.tables()[0].code
         app.screen.query_one("#address", Input).value = f"wss://{LOOPBACK}:{host.port}"
         await pilot.press("ctrl+o")
-        await long_wait(pilot, lambda: isinstance(app.screen, InvestigatorScreen), "watching")
+        await wait_until(pilot, lambda: isinstance(app.screen, InvestigatorScreen), "watching")
         lobby = app.lobby
         assert lobby is not None and lobby.watching and lobby.your_seat == 1
         view = view_of(app)
@@ -146,38 +155,36 @@ async def test_watch_from_the_join_form_shows_the_public_table_with_nothing_to_a
         assert not screen.query_one(ChatPanel).query(Input), "a spectator has no chat line"
         assert "Watching: the table as Mina sees it" in rendered(screen.query_one("#prompt"))
         assert "Mina (watched)" in rendered(screen.query_one(InvestigatorList))
-        await long_wait(
+        await wait_until(
             pilot,
             lambda: "Watching the table" in rendered(app.screen.query_one(StatusBar)),
             "the status",
         )
         before = events_at(host)
         await pilot.press("enter", "l", "t")
-        await long_wait(pilot, lambda: bool(shown), "a word about the Enter")
+        await wait_until(pilot, lambda: bool(shown), "a word about the Enter")
         assert "a spectator cannot play" in shown[-1]
         assert isinstance(app.screen, InvestigatorScreen)
         assert events_at(host) == before, "nothing a spectator presses reaches the table"
         # Seat 1 comes back: the spectator follows the game, live, to its end.
         client, brain = seat_one(tmp_path / "mina", host)
         finishing = asyncio.create_task(run_bot(client, brain))
-        await long_wait(pilot, lambda: finishing.done(), "the rest of the game")
+        await wait_until(pilot, lambda: finishing.done(), "the rest of the game")
         outcome = finishing.result()
         # A spectator never blocks: each séance passes by itself, no key pressed.
-        await wait_until(
-            pilot, lambda: isinstance(app.screen, EndScreen), what="the end, no key", steps=6000
-        )
-        await long_wait(pilot, lambda: app.verification is not None, "the proof")
+        await wait_until(pilot, lambda: isinstance(app.screen, EndScreen), what="the end, no key")
+        await wait_until(pilot, lambda: app.verification is not None, "the proof")
         assert app.verification is not None and app.verification.ok
         assert app.verification.reveal is not None
         watched = tmp_path / "watched.jsonl"
         app.export_transcript(watched)  # as E on the end screen does
-        await long_wait(pilot, lambda: app.exported == watched, "the export")
+        await wait_until(pilot, lambda: app.exported == watched, "the export")
         archive = tmp_path / "host" / "games" / f"{the_game(host).game_id}.json"
-        await long_wait(pilot, archive.exists, "the host's archive")
+        await wait_until(pilot, archive.exists, "the host's archive")
         assert watched.read_bytes() == archive.read_bytes()
         assert watched.read_bytes().count(b"\n") == len(outcome.events)
         await pilot.press("escape")  # a spectator leaves without being asked
-        await long_wait(pilot, lambda: isinstance(app.screen, StartScreen), "the door")
+        await wait_until(pilot, lambda: isinstance(app.screen, StartScreen), "the door")
 
 
 @pytest.mark.slow
@@ -185,13 +192,13 @@ async def test_a_late_joiner_is_offered_to_watch_instead_of_a_refusal(tmp_path: 
     async with a_table(tmp_path) as host, at_the_door(tmp_path) as (app, pilot):
         shown = record_notifications(app)
         app.join(ticket(host), "Ada", None)
-        await long_wait(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the offer")
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the offer")
         question = app.screen.question  # type: ignore[attr-defined]
         assert "The game has started at this table" in question
         assert question.endswith("Watch the game instead?")
         assert not shown, "no refusal is shown beside the offer"
         await pilot.press("y")
-        await long_wait(pilot, lambda: isinstance(app.screen, InvestigatorScreen), "watching")
+        await wait_until(pilot, lambda: isinstance(app.screen, InvestigatorScreen), "watching")
         assert app.lobby is not None and app.lobby.watching
         assert view_of(app).ghost is None
 
@@ -200,9 +207,9 @@ async def test_a_late_joiner_is_offered_to_watch_instead_of_a_refusal(tmp_path: 
 async def test_a_late_joiner_who_declines_is_back_at_the_front_door(tmp_path: Path) -> None:
     async with a_table(tmp_path) as host, at_the_door(tmp_path) as (app, pilot):
         app.join(ticket(host), "Ada", None)
-        await long_wait(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the offer")
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the offer")
         await pilot.press("n")
-        await long_wait(pilot, lambda: isinstance(app.screen, StartScreen), "the door")
+        await wait_until(pilot, lambda: isinstance(app.screen, StartScreen), "the door")
         assert app.session is None
 
 
@@ -210,12 +217,12 @@ async def test_a_late_joiner_who_declines_is_back_at_the_front_door(tmp_path: Pa
 async def test_a_spectator_from_the_lobby_on_sees_the_game_begin(tmp_path: Path) -> None:
     async with a_table(tmp_path, in_play=False) as host, at_the_door(tmp_path) as (app, pilot):
         app.spectate(ticket(host), "Ada")
-        await long_wait(pilot, lambda: app.lobby is not None and bool(app.lobby.seats), "lobby")
+        await wait_until(pilot, lambda: app.lobby is not None and bool(app.lobby.seats), "lobby")
         assert isinstance(app.screen, LobbyScreen)
         hint = rendered(app.screen.query_one("#lobby-hint"))
         assert "You are watching this table" in hint
         await into_the_game_and_away(tmp_path / "mina", host)  # seat 1 sits down: it begins
-        await long_wait(pilot, lambda: isinstance(app.screen, InvestigatorScreen), "the game")
+        await wait_until(pilot, lambda: isinstance(app.screen, InvestigatorScreen), "the game")
         assert app.lobby is not None and app.lobby.watching
 
 
@@ -225,7 +232,7 @@ async def test_the_front_door_offers_to_watch_by_code(tmp_path: Path) -> None:
         prompts = [str(menu.get_option_at_index(i).prompt) for i in range(menu.option_count)]
         assert "Watch a table by its code" in prompts
         await pilot.press("w")
-        await long_wait(pilot, lambda: isinstance(app.screen, JoinScreen), "the form")
+        await wait_until(pilot, lambda: isinstance(app.screen, JoinScreen), "the form")
         screen: Any = app.screen
         assert screen.watching and not screen.query(RadioSet), "no seat to choose"
         assert "Watch a table" in rendered(screen.query_one(".setup-title"))

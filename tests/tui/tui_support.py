@@ -11,7 +11,8 @@ import asyncio
 import atexit
 import shutil
 import tempfile
-from collections.abc import Callable
+import time
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
@@ -136,15 +137,34 @@ def make_app(
     )
 
 
-async def wait_until(
-    pilot: Pilot[Any], condition: Callable[[], bool], *, what: str = "", steps: int = 500
-) -> None:
-    """Let the app run until ``condition`` holds (fails the test after ``steps`` short pauses)."""
-    for _ in range(steps):
+def composed(app: DomicileApp, screen: type[Screen[Any]], widget: str) -> bool:
+    """``screen`` is on top and composed: its ``widget`` exists (a screen is pushed before
+    its children are mounted, so a test that types at once can find no field)."""
+    return isinstance(app.screen, screen) and bool(app.screen.query(widget))
+
+
+HANG_GUARD = 600.0
+"""Seconds of wall time after which a wait counts as hung.  A wait ends when what it
+waits for happens; only a test that is stuck reaches this, never a loaded machine, which
+only makes the wait longer.  (A wait counted in steps failed under load: issue 21.)"""
+
+
+async def turns(pilot: Pilot[Any] | None = None, pause: float = 0.01) -> AsyncIterator[None]:
+    """Turns of the loop (the app's, through ``pilot``), each after a short pause, until
+    :data:`HANG_GUARD` seconds have passed: ``async for _ in turns(pilot)`` waits for the
+    loop's body to ``return`` or ``break``, however slowly the table gets there."""
+    deadline = time.monotonic() + HANG_GUARD
+    while time.monotonic() < deadline:
+        yield
+        await (pilot.pause(pause) if pilot is not None else asyncio.sleep(pause))
+
+
+async def wait_until(pilot: Pilot[Any], condition: Callable[[], bool], what: str = "") -> None:
+    """Let the app run until ``condition`` holds (fails only when the test hangs)."""
+    async for _ in turns(pilot):
         if condition():
             return
-        await pilot.pause(0.01)
-    raise AssertionError(f"timed out waiting for {what or condition}")
+    raise AssertionError(f"hung waiting for {what or condition}")
 
 
 async def press_twice(
