@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     )
     from domicile_p2p.cli._config import apply_config
     from domicile_p2p.cli._sandglass import add_timer_argument, timer_from
-    from domicile_p2p.cli.verify import CannotVerify, check_version, verify_file
+    from domicile_p2p.cli.verify import CannotVerify, verify_file
     from domicile_p2p.fairness.commit import GAME_ID_BYTES
     from domicile_p2p.fairness.seeds import HOST, SelfplaySeeds
     from domicile_p2p.identity import Identity, IdentityError
@@ -83,6 +83,7 @@ if TYPE_CHECKING:
     )
     from domicile_p2p.transcript.errors import NotATranscript
     from domicile_p2p.transcript.files import (
+        check_version,
         looks_like_transcript,
         read_bytes,
         split_lines,
@@ -123,7 +124,7 @@ _EXPORTS: dict[str, str] = {
         ("add_browser_seats_argument", "check_browser_seats", "serve_browser_seats"),
         "cli._browser_seats",
     ),
-    **dict.fromkeys(("CannotVerify", "check_version", "verify_file"), "cli.verify"),
+    **dict.fromkeys(("CannotVerify", "verify_file"), "cli.verify"),
     **dict.fromkeys(("GAME_ID_BYTES",), "fairness.commit"),
     **dict.fromkeys(("HOST", "SelfplaySeeds"), "fairness.seeds"),
     **dict.fromkeys(("Identity", "IdentityError"), "identity"),
@@ -182,7 +183,7 @@ _EXPORTS: dict[str, str] = {
     ),
     **dict.fromkeys(("NotATranscript",), "transcript.errors"),
     **dict.fromkeys(
-        ("looks_like_transcript", "read_bytes", "split_lines", "write_transcript"),
+        ("check_version", "looks_like_transcript", "read_bytes", "split_lines", "write_transcript"),
         "transcript.files",
     ),
     **dict.fromkeys(("name_problem",), "transcript.names"),

@@ -23,13 +23,12 @@ from typing import Any
 
 from domicile_p2p.canonical import CanonicalError, decode
 from domicile_p2p.cli import CommandError
-from domicile_p2p.rules import RULE_VERSIONS
 from domicile_p2p.text import inert
 from domicile_p2p.transcript.batch import MAX_JOBS
 from domicile_p2p.transcript.errors import Check, NotATranscript
-from domicile_p2p.transcript.files import declared_protocol, read_bytes, split_lines
+from domicile_p2p.transcript.files import check_version, read_bytes, split_lines
 from domicile_p2p.transcript.packref import PackIdentity
-from domicile_p2p.transcript.verify import VerifyReport, unsupported_version, verify
+from domicile_p2p.transcript.verify import VerifyReport, verify
 
 PASSED = "✓"
 FAILED = "✗"
@@ -126,14 +125,6 @@ def run(args: argparse.Namespace) -> int:
 
 class _PackMismatch(Exception):
     """The game was played with another card pack than the one at hand."""
-
-
-def check_version(data: bytes) -> None:
-    """Refuse a transcript of another protocol version before anything else is said of it."""
-    lines = split_lines(data)
-    version = declared_protocol(lines[0]) if lines else None
-    if version is not None and version not in RULE_VERSIONS:
-        raise NotATranscript(unsupported_version(version))
 
 
 def _pack_for(data: bytes, directory: str | None, announce: bool) -> PackIdentity | None:

@@ -6,6 +6,11 @@ carriage returns, no byte-order mark, and a line feed after the last
 event.  Since canonical JSON never contains a raw line feed, the file
 splits unambiguously, a host can append each event as it happens (and
 fsync it), and the bytes of a line are the bytes the chain hashes.
+
+Reading a file and telling whether it is a transcript of this protocol
+(:func:`read_bytes`, :func:`looks_like_transcript`, :func:`check_version`)
+loads neither the events' schema nor the verifier: ``domicile replay``
+does it before its first frame.
 """
 
 from __future__ import annotations
@@ -14,10 +19,14 @@ import contextlib
 import os
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from domicile_p2p.canonical import CanonicalError, canonical_object, decode
-from domicile_p2p.transcript.codec import Event
+from domicile_p2p.rules import RULE_VERSIONS
 from domicile_p2p.transcript.errors import MalformedEvent, NotATranscript
+
+if TYPE_CHECKING:
+    from domicile_p2p.transcript.codec import Event
 
 MAX_TRANSCRIPT_BYTES = 64 * 1024 * 1024
 """A real game is well under a megabyte; refuse to read absurd files into memory."""
@@ -90,6 +99,29 @@ def declared_protocol(first_line: bytes) -> int | None:
     return version if isinstance(version, int) and not isinstance(version, bool) else None
 
 
+def check_version(data: bytes) -> None:
+    """Refuse a transcript of another protocol version before anything else is said of it."""
+    lines = split_lines(data)
+    version = declared_protocol(lines[0]) if lines else None
+    if version is not None and version not in RULE_VERSIONS:
+        raise NotATranscript(unsupported_version(version))
+
+
+def unsupported_version(version: int) -> str:
+    """Why a transcript of protocol ``version`` (not this program's) is not verified."""
+    oldest, newest = RULE_VERSIONS[0], RULE_VERSIONS[-1]
+    if version < oldest:
+        return (
+            f"this transcript is of protocol version {version}, which this program no longer "
+            f"verifies: protocol {oldest} changed the refresh rule, so its games "
+            "cannot be replayed by the same rules (use the domicile-p2p release that played it)"
+        )
+    return (
+        f"this transcript is of protocol version {version}; this program verifies "
+        f"versions {oldest} to {newest} only"
+    )
+
+
 def _first_object(first_line: bytes) -> dict[str, object] | None:
     value: object = canonical_object(first_line)  # the usual case, quickly; else any JSON
     if value is None:
@@ -102,6 +134,8 @@ def _first_object(first_line: bytes) -> dict[str, object] | None:
 
 def parse_transcript(data: bytes) -> list[Event]:
     """Every event of a transcript's bytes; :class:`MalformedEvent` names the first bad line."""
+    from domicile_p2p.transcript.codec import Event  # the schema: only to parse the events
+
     lines = split_lines(data)
     if not lines or not looks_like_transcript(lines[0]):
         raise NotATranscript("not a domicile-p2p transcript (its first line is not a genesis)")

@@ -62,6 +62,7 @@ from domicile_p2p.transcript.files import (
     looks_like_transcript,
     read_bytes,
     split_lines,
+    unsupported_version,
 )
 from domicile_p2p.transcript.ledger import Ledger, Step, TableSetup, read_genesis
 from domicile_p2p.transcript.moves import PLAY_KINDS
@@ -693,21 +694,6 @@ PACK_NOT_CHECKED: Final = (
     "the card pack was not checked: no pack was given, so nothing shows that the card ids "
     "mean the cards the players saw"
 )
-
-
-def unsupported_version(version: int) -> str:
-    """Why a transcript of protocol ``version`` (not this program's) is not verified."""
-    oldest, newest = RULE_VERSIONS[0], RULE_VERSIONS[-1]
-    if version < oldest:
-        return (
-            f"this transcript is of protocol version {version}, which this program no longer "
-            f"verifies: protocol {oldest} changed the refresh rule, so its games "
-            "cannot be replayed by the same rules (use the domicile-p2p release that played it)"
-        )
-    return (
-        f"this transcript is of protocol version {version}; this program verifies "
-        f"versions {oldest} to {newest} only"
-    )
 
 
 def _where(stop: _Stop) -> str:
