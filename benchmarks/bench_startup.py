@@ -14,12 +14,18 @@ Two measurements, each against its anchor in the same run, round-robin:
   lobby's first frame is its title (the table's name) with "Opening the
   table..." while the card pack and the game load behind it; the time until
   the lobby is filled in (seats, rules, the hint to press Enter) is reported
-  too, from the same process.  Each process is stopped once all is seen.
+  too, from the same process.  ``domicile replay FILE`` too, for a short
+  game (1 investigator, easy) and a long one (6 investigators, very
+  difficult), both made by ``domicile selfplay --seed``: its first frame is
+  the viewer's "Verifying FILE..." line; then the verdict and the first
+  event, which come once the file is verified and folded in a worker, are
+  timed in the same process.  Each process is stopped once all is seen.
 - **in-process**: ``App.run_test()`` from constructing the app to the moment
   its first screen is mounted (composed, its widgets styled), imports already
   done, for the same two screens and a bare ``App`` with one ``Static``.
 
-Target (issue 7): ``domicile play`` <= 1.3 x the bare Textual app.
+Targets: ``domicile play`` <= 1.3 x the bare Textual app (issue 7);
+``domicile replay``'s first frame <= 1.3 x it at any game length (issue 24).
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ import select
 import signal
 import statistics
 import struct
+import subprocess
 import sys
 import tempfile
 import termios
@@ -50,6 +57,11 @@ TABLE_NAME = "Benchmark Manor"
 LOBBY_FILLED_MARKER = "Press Enter to light the candles"
 MENU_MARKER = "Play offline against bots"
 BARE_MARKER = "bare textual app ready"
+REPLAY_MARKER = "Verifying "
+REPLAY_VERDICT_MARKER = "every check passed"
+REPLAY_GAMES = {"replay_short": (1, "easy", 1), "replay_long": (6, "very-difficult", 11)}
+"""Each replayed game: investigators, difficulty, selfplay seed (seed 11 makes the longest
+6-investigator, very difficult game of seeds 1-12: 173 events)."""
 BARE_APP = f"""
 from textual.app import App, ComposeResult
 from textual.widgets import Static
@@ -126,6 +138,34 @@ def _stop(pid: int) -> None:
     with contextlib.suppress(ProcessLookupError):
         os.kill(pid, signal.SIGKILL)
     os.waitpid(pid, 0)
+
+
+def selfplay(directory: Path, investigators: int, difficulty: str, seed: int) -> Path:
+    """A transcript of a bots' game, the same on every run; it must verify."""
+    path = directory / f"replay-{investigators}-{difficulty}-{seed}.jsonl"
+    subprocess.run(
+        [
+            venv_bin("domicile"),
+            "selfplay",
+            "--investigators",
+            str(investigators),
+            "--difficulty",
+            difficulty,
+            "--seed",
+            str(seed),
+            "--transcript",
+            str(path),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    return path
+
+
+def first_event_marker(transcript: Path) -> str:
+    """What the viewer shows with the first event of a game of this many events."""
+    events = transcript.read_bytes().count(b"\n")
+    return f"(1 of {events})"
 
 
 # ----------------------------------------------------------------- in-process
@@ -223,7 +263,16 @@ def main(argv: list[str] | None = None) -> int:
             ),
             "menu": ([domicile, "play", "--menu", *common], (MENU_MARKER,)),
         }
-        samples: dict[str, list[float]] = {name: [] for name in (*commands, "play_filled")}
+        games: dict[str, int] = {}
+        for name, (investigators, difficulty, seed) in REPLAY_GAMES.items():
+            transcript = selfplay(directory, investigators, difficulty, seed)
+            games[name] = transcript.read_bytes().count(b"\n")
+            commands[name] = (
+                [domicile, "replay", str(transcript)],
+                (REPLAY_MARKER, REPLAY_VERDICT_MARKER, first_event_marker(transcript)),
+            )
+        later = ("play_filled", *(f"{name}_verdict" for name in REPLAY_GAMES))
+        samples: dict[str, list[float]] = {name: [] for name in (*commands, *later)}
         for command, markers in commands.values():  # warm the page cache once
             first_frames(command, markers, env, args.timeout)
         for _ in range(args.rounds):
@@ -232,6 +281,8 @@ def main(argv: list[str] | None = None) -> int:
                 samples[name].append(times[0])
                 if name == "play":
                     samples["play_filled"].append(times[1])
+                elif name in REPLAY_GAMES:
+                    samples[f"{name}_verdict"].append(times[2])
         process = {name: statistics.median(values) for name, values in samples.items()}
 
         timers = in_process_timers(data_dir)
@@ -247,22 +298,42 @@ def main(argv: list[str] | None = None) -> int:
         "bare": "bare Textual app (anchor)",
         "play": "domicile play --offline (lobby)",
         "menu": "domicile play --menu (start screen)",
+        **{
+            name: f'domicile replay FILE, {games[name]} events ("Verifying FILE…")'
+            for name in REPLAY_GAMES
+        },
     }
     filled = process["play_filled"]
-    for name in ("bare", "play", "menu"):
+    for name in ("bare", "play", "menu", *REPLAY_GAMES):
         report.row(
             labels[name],
             ms(process[name]),
             ratio(process[name], process["bare"]),
-            ms(in_process[name]),
-            ratio(in_process[name], in_process["bare"]),
+            ms(in_process[name]) if name in in_process else "",
+            ratio(in_process[name], in_process["bare"]) if name in in_process else "",
         )
         report.results[name] = {
             "process_s": process[name],
             "process_over_bare": ratio(process[name], process["bare"]),
-            "in_process_s": in_process[name],
-            "in_process_over_bare": ratio(in_process[name], in_process["bare"]),
         }
+        if name in in_process:
+            report.results[name] |= {
+                "in_process_s": in_process[name],
+                "in_process_over_bare": ratio(in_process[name], in_process["bare"]),
+            }
+        if name in REPLAY_GAMES:
+            verdict = process[f"{name}_verdict"]
+            report.row(
+                "  ... verified: its verdict and first event",
+                ms(verdict),
+                ratio(verdict, process["bare"]),
+                "",
+                "",
+            )
+            report.results[f"{name}_verdict"] = {
+                "process_s": verdict,
+                "process_over_bare": ratio(verdict, process["bare"]),
+            }
         if name == "play":
             report.row(
                 "  ... its lobby filled in (seats, rules)",
@@ -290,6 +361,17 @@ def main(argv: list[str] | None = None) -> int:
             "lower",
             "x",
         ),
+        *(
+            Target(
+                f"domicile replay of {games[name]} events, process to first frame / bare "
+                "Textual app",
+                ratio(process[name], process["bare"]),
+                TARGET_RATIO,
+                "lower",
+                "x",
+            )
+            for name in REPLAY_GAMES
+        ),
         Target(
             "domicile play, in-process mount / bare Textual app",
             ratio(in_process["play"], in_process["bare"]),
@@ -300,7 +382,8 @@ def main(argv: list[str] | None = None) -> int:
     ]
     report.note(
         "process: fork to the first frame showing the screen's text on a 120x40 pty "
-        "(the lobby's: its title, while the table opens; filled in: its seats and rules); "
+        "(the lobby's: its title, while the table opens; filled in: its seats and rules; "
+        "the replay's: 'Verifying FILE…', then its verdict with the first event); "
         "in-process: App() to its first screen mounted under run_test(), imports done"
     )
     report.emit()

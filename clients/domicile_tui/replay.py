@@ -6,8 +6,8 @@ the same), then reads every line it can and folds them into a
 :class:`~domicile_tui.timeline.Timeline`.  A file that fails verification
 still opens: :attr:`Replay.failing` is the event its first failure names.
 A file that cannot be opened at all (missing, unreadable, not a transcript,
-of another protocol version) is a :class:`ReplayError` with one line saying
-why.
+of another protocol version) is a :class:`~domicile_tui.replay_file.ReplayError`
+with one line saying why.
 
 :func:`event_line` says what one event did, in the table's words, with the
 names of the cards of the pack the game was played with (or their ids, when
@@ -35,7 +35,6 @@ from domicile_p2p.client_api import (
     GroupGiveBody,
     LockBody,
     MalformedEvent,
-    NotATranscript,
     Pack,
     PackError,
     PlaceBody,
@@ -46,23 +45,17 @@ from domicile_p2p.client_api import (
     TimeUpBody,
     UnlockBody,
     VerifyReport,
-    check_version,
     inert,
     load_default_pack,
     load_pack,
-    looks_like_transcript,
-    read_bytes,
     split_lines,
     verify_file,
 )
 from domicile_p2p.rules import GHOST, TableConfig
 from domicile_tui.inert import inert_news
 from domicile_tui.recap import CardText, card_names, dream_texts
+from domicile_tui.replay_file import ReplayError
 from domicile_tui.timeline import Frame, Timeline, fold
-
-
-class ReplayError(Exception):
-    """A file the viewer cannot open; the message says why, in one line."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,23 +103,6 @@ class Replay:
                 starts.append(index)
                 previous = key
         return tuple(starts)
-
-
-def check_openable(path: Path) -> None:
-    """:class:`ReplayError` unless ``path`` can be read and looks like a transcript of this
-    protocol (quick: the command says so before the viewer opens)."""
-    try:
-        data = read_bytes(path)
-        check_version(data)
-    except NotATranscript as error:
-        raise ReplayError(str(error)) from None
-    lines = split_lines(data)
-    if not lines:
-        raise ReplayError(f"{path}: not a domicile-p2p transcript: the file is empty")
-    if not looks_like_transcript(lines[0]):
-        raise ReplayError(
-            f"{path}: not a domicile-p2p transcript: its first line is not a genesis event"
-        )
 
 
 def open_replay(

@@ -39,7 +39,7 @@ def replay(args: argparse.Namespace) -> int:
     from domicile_tui.app import DomicileApp
     from domicile_tui.cli import default_player_name
     from domicile_tui.pages import ReplayPage
-    from domicile_tui.replay import ReplayError, check_openable
+    from domicile_tui.replay_file import ReplayError, check_openable
     from domicile_tui.session import TableSettings
 
     try:

@@ -15,8 +15,8 @@ from textual.theme import Theme
 
 STYLES: Final = Path(__file__).parent / "styles"
 FIRST_STYLES: Final[list[str | PurePath]] = [STYLES / "base.tcss", STYLES / "front.tcss"]
-"""The start screen's and the lobby's styles (one of them is the first screen): parsed
-before the first frame."""
+"""The styles of the screens that can be the first (the start screen, the lobby, the replay
+viewer): parsed before the first frame."""
 LATER_STYLES: Final[list[str | PurePath]] = [
     STYLES / "forms.tcss",
     STYLES / "table.tcss",

@@ -18,7 +18,8 @@ from domicile_p2p.cli import main as game_main
 from domicile_p2p.transcript.schema import Kind
 from domicile_tui.launcher import _play, _replay
 from domicile_tui.recap import recap_of
-from domicile_tui.replay import ReplayError, event_line, open_replay
+from domicile_tui.replay import event_line, open_replay
+from domicile_tui.replay_file import ReplayError
 from domicile_tui.screens.recap import RecapScreen
 from domicile_tui.screens.replay import ReplayScreen
 
@@ -248,7 +249,8 @@ async def test_the_viewer_says_it_is_verifying_while_it_does(
 ) -> None:
     import threading
 
-    from domicile_tui.screens import replay as replay_screen
+    from domicile_tui import replay as opening
+    from domicile_tui.screens.replay import CHECKING
 
     release = threading.Event()
 
@@ -256,20 +258,23 @@ async def test_the_viewer_says_it_is_verifying_while_it_does(
         release.wait(30)
         return open_replay(*args, **options)
 
-    monkeypatch.setattr(replay_screen, "open_replay", slow_open)
+    monkeypatch.setattr(opening, "open_replay", slow_open)
     path = GAMES / "honest.jsonl"
     app = replay_app(path, VECTORS_PACK)
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, ReplayScreen), what="the viewer")
         screen = app.screen
         assert isinstance(screen, ReplayScreen)
-        await pilot.pause()
+        await wait_until(
+            pilot, lambda: text_of(screen, "#replay-progress") == CHECKING, what="the check"
+        )
         assert text_of(screen, "#replay-verdict") == f"Verifying {path}…"
         assert screen.query_one("#replay-loading").display
         await pilot.press("right", "end")  # nothing to step through yet: nothing breaks
         release.set()
         screen = await opened(pilot)
         assert not screen.query_one("#replay-loading").display
+        assert not screen.query_one("#replay-progress").display
         assert screen.index == 0
 
 

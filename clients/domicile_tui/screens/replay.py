@@ -1,18 +1,22 @@
 """The replay viewer: a saved game, event by event, as the table saw it.
 
-The file is verified first, in a thread, exactly as ``domicile verify``
-does (the screen says so while it works); its verdict stays on top.  Then
-→/← step one event, PgDn/PgUp one day, Home/End to either end.  Each event
-shows the public table just after it, and from the Ghost's reveal on the
-Ghost's columns too.  The event verification failed at is marked; the last
-event names the outcome in ``domicile verify``'s own words.  R opens the
-recap of the game so far.
+The screen is painted first; then, in a thread, the verifier is loaded and
+the file verified exactly as ``domicile verify`` does (a progress line says
+which of the two is under way); its verdict stays on top.  Nothing of the
+verifier, the recap or the table's drawing is imported before the first
+frame (``tests/tui/test_tui_replay_startup.py``), so the viewer opens as
+fast at any length of game.  Then →/← step one event, PgDn/PgUp one day,
+Home/End to either end.  Each event shows the public table just after it,
+and from the Ghost's reveal on the Ghost's columns too.  The event
+verification failed at is marked; the last event names the outcome in
+``domicile verify``'s own words.  R opens the recap of the game so far.
 """
 
 from __future__ import annotations
 
 import asyncio
-from typing import ClassVar
+import importlib
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import work
 from textual.app import ComposeResult
@@ -24,73 +28,28 @@ from textual.widgets import LoadingIndicator
 
 from domicile_tui.keys import HelpKeys
 from domicile_tui.pages import ReplayPage
-from domicile_tui.recap import recap_of
-from domicile_tui.replay import Replay, ReplayError, event_line, open_replay
+from domicile_tui.replay_file import ReplayError
 from domicile_tui.screens.base import TableScreen
-from domicile_tui.screens.recap import RecapScreen
 from domicile_tui.status import Status
-from domicile_tui.theme import LATER_STYLES, NO, YES
+from domicile_tui.theme import NO
 from domicile_tui.widgets.plain import Static
-from domicile_tui.widgets.replay_table import (
-    columns_content,
-    moment_line,
-    seats_content,
-    tableau_content,
-)
 from domicile_tui.widgets.status_bar import BottomBar
 from domicile_tui.widgets.wrapped import Redrawn
 
+if TYPE_CHECKING:
+    from domicile_tui.replay import Replay
 
-def verdict_content(replay: Replay) -> Content:
-    """The verification's verdict, without spoiling the outcome of a fair game."""
-    report = replay.report
-    events = f"{report.events} event{'s' if report.events != 1 else ''}"
-    if report.valid:
-        return Content.assemble(
-            (f"{YES} Verified: ", "bold $success"),
-            (f"every check passed ({events})", "$success"),
-        )
-    return Content.styled(f"{NO} {report.summary}", "bold $error")
-
-
-def position_content(replay: Replay, index: int) -> Content:
-    frames = replay.frames
-    frame = frames[index]
-    where = Content.styled(f"Event {frame.event.seq}", "bold")
-    where += Content.styled(f" ({index + 1} of {len(frames)})", "$text-muted")
-    what = event_line(frame, replay.timeline.config, replay.names)
-    return Content.assemble(where, "  ", (what, "bold $primary"))
-
-
-def notes_content(replay: Replay, index: int) -> Content:
-    """What this event means for the verification, and the outcome at the last one."""
-    frame = replay.frames[index]
-    notes: list[Content] = []
-    error = replay.report.error
-    if index == replay.failing and error is not None:
-        who = f" ({error.party})" if error.party else ""
-        notes.append(
-            Content.styled(f"{NO} Verification fails here{who}: {error.reason}", "bold $error")
-        )
-    elif frame.refused is not None:
-        notes.append(
-            Content.styled(f"{NO} The rules refuse this event: {frame.refused.reason}", "$error")
-        )
-    elif frame.unchecked:
-        notes.append(
-            Content.styled(
-                "After a refused event: shown as written, the table is not replayed",
-                "italic $warning",
-            )
-        )
-    if index == len(replay.frames) - 1:
-        style = "bold $success" if replay.report.valid else "bold $error"
-        notes.append(Content.styled(replay.report.summary, style))
-    return Content("\n").join(notes)
+LOADING = "Loading the verifier…"
+CHECKING = "Checking the signatures, the hash chain and every move…"
+"""The progress line while the file is opened: the imports, then the verification."""
+_AFTER_THE_FIRST_FRAME = ("domicile_tui.replay", "domicile_tui.widgets.replay_table")
+"""What the viewer loads in its thread once painted: the verifier (through the file's
+opening) and what draws a replay, the recap included."""
 
 
 class ReplayScreen(TableScreen):
-    CSS_PATH = LATER_STYLES
+    # Its styles are the app's first (a screen's own would re-parse them all before the first
+    # frame); the table it draws, once verified, is styled by the later ones (table.tcss).
     HELP_TITLE = "The replay viewer"
     HELP_KEYS: ClassVar[tuple[HelpKeys, ...]] = (
         HelpKeys(("right", "left"), "the next event, the one before"),
@@ -112,7 +71,7 @@ class ReplayScreen(TableScreen):
         Binding("r", "recap", "Recap"),
         Binding("escape,q", "close", "Close"),
     ]
-    AUTO_FOCUS = "#replay-body"
+    AUTO_FOCUS = None  # the body, once mounted with the replay
 
     replay: reactive[Replay | None] = reactive(None, init=False)
     bar: reactive[Status] = reactive(Status("", connected=False))
@@ -128,25 +87,45 @@ class ReplayScreen(TableScreen):
             yield Static(
                 Content.styled(f"Verifying {self.page.path}…", "italic"), id="replay-verdict"
             )
+            yield Static(Content.styled(LOADING, "$text-muted"), id="replay-progress")
             yield LoadingIndicator(id="replay-loading")
-            yield Static(id="replay-position")
-            yield Static(id="replay-moment")
-            yield Static(id="replay-notes")
-            with VerticalScroll(id="replay-body"):
-                yield Redrawn(id="replay-seats")
-                yield Static(id="replay-tableau")
-                yield Static(id="replay-columns")
+            # The event and the table are mounted with the replay: fewer widgets to style
+            # before the first frame.
         yield BottomBar(id="bottom").data_bind(status=ReplayScreen.bar)
+
+    async def _mount_the_table(self) -> None:
+        """What shows an event: mounted once there is a replay to show."""
+        body = VerticalScroll(
+            Redrawn(id="replay-seats"),
+            Static(id="replay-tableau"),
+            Static(id="replay-columns"),
+            id="replay-body",
+        )
+        await self.query_one("#replay").mount_all(
+            (
+                Static(id="replay-position"),
+                Static(id="replay-moment"),
+                Static(id="replay-notes"),
+                body,
+            )
+        )
+        body.focus()
 
     def on_mount(self) -> None:
         super().on_mount()
         self.bar = Status(f"Replay of {self.page.path.name}")
-        self._open()
+        # Once this screen is painted: the imports and the verification hold up no frame.
+        self.call_after_refresh(self._open)
 
     @work(exclusive=True, group="replay", exit_on_error=False)
     async def _open(self) -> None:
         page = self.page
         try:
+            for module in _AFTER_THE_FIRST_FRAME:
+                await asyncio.to_thread(importlib.import_module, module)
+            from domicile_tui.replay import open_replay
+
+            self._progress(CHECKING)
             replay = await asyncio.to_thread(
                 open_replay, page.path, pack_dir=page.pack_dir, no_pack=page.no_pack
             )
@@ -156,11 +135,16 @@ class ReplayScreen(TableScreen):
         except Exception as error:  # a bug of the viewer's: said on screen, never a traceback
             self._cannot(f"The viewer failed on this file ({type(error).__name__}: {error})")
             return
+        await self._mount_the_table()
         self.replay = replay
         self.index = replay.start
 
+    def _progress(self, what: str) -> None:
+        self.query_one("#replay-progress", Static).update(Content.styled(what, "$text-muted"))
+
     def _cannot(self, why: str) -> None:
         self.query_one("#replay-loading").display = False
+        self.query_one("#replay-progress").display = False
         self.query_one("#replay-verdict", Static).update(
             Content.styled(f"{NO} {why}", "bold $error")
         )
@@ -168,7 +152,10 @@ class ReplayScreen(TableScreen):
     def watch_replay(self, replay: Replay | None) -> None:
         if replay is None:
             return
+        from domicile_tui.widgets.replay_table import verdict_content  # loaded with the replay
+
         self.query_one("#replay-loading").display = False
+        self.query_one("#replay-progress").display = False
         self.query_one("#replay-verdict", Static).update(verdict_content(replay))
         self._show()
 
@@ -176,6 +163,15 @@ class ReplayScreen(TableScreen):
         self._show()
 
     def _show(self) -> None:
+        from domicile_tui.widgets.replay_table import (  # loaded with the replay
+            columns_content,
+            moment_line,
+            notes_content,
+            position_content,
+            seats_content,
+            tableau_content,
+        )
+
         replay = self.replay
         if replay is None or not replay.frames:
             return
@@ -230,6 +226,9 @@ class ReplayScreen(TableScreen):
             self._go(earlier[-1] if earlier else 0)
 
     def action_recap(self) -> None:
+        from domicile_tui.recap import recap_of  # loaded with the replay
+        from domicile_tui.screens.recap import RecapScreen
+
         replay = self.replay
         if replay is None:
             return

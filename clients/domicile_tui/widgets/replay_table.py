@@ -1,7 +1,8 @@
-"""The table at one moment of a replay: what every seat saw, and the truth once revealed.
+"""A replay in the viewer's words: its verdict, each event, and the table at that moment.
 
-Drawn from a :class:`~domicile_tui.timeline.Frame`'s public state (never the
-Ghost's secrets before its reveal) with the replay's card names.
+The table is drawn from a :class:`~domicile_tui.timeline.Frame`'s public
+state (never the Ghost's secrets before its reveal) with the replay's card
+names: what every seat saw, and the truth once revealed.
 """
 
 from __future__ import annotations
@@ -12,10 +13,59 @@ from domicile_p2p.rules import CATEGORY_ORDER, GameState, Phase, Stage
 from domicile_tui.describe import ghost_refreshes, phase_line, stage_title
 from domicile_tui.personas import persona
 from domicile_tui.recap import CardText
-from domicile_tui.theme import MARKER_LOCKED, MARKER_PLACED
+from domicile_tui.replay import Replay, event_line
+from domicile_tui.theme import MARKER_LOCKED, MARKER_PLACED, NO, YES
 from domicile_tui.timeline import Reveal
 from domicile_tui.widgets.investigators import progress
 from domicile_tui.widgets.recap import dream_line
+
+
+def verdict_content(replay: Replay) -> Content:
+    """The verification's verdict, without spoiling the outcome of a fair game."""
+    report = replay.report
+    events = f"{report.events} event{'s' if report.events != 1 else ''}"
+    if report.valid:
+        return Content.assemble(
+            (f"{YES} Verified: ", "bold $success"),
+            (f"every check passed ({events})", "$success"),
+        )
+    return Content.styled(f"{NO} {report.summary}", "bold $error")
+
+
+def position_content(replay: Replay, index: int) -> Content:
+    frames = replay.frames
+    frame = frames[index]
+    where = Content.styled(f"Event {frame.event.seq}", "bold")
+    where += Content.styled(f" ({index + 1} of {len(frames)})", "$text-muted")
+    what = event_line(frame, replay.timeline.config, replay.names)
+    return Content.assemble(where, "  ", (what, "bold $primary"))
+
+
+def notes_content(replay: Replay, index: int) -> Content:
+    """What this event means for the verification, and the outcome at the last one."""
+    frame = replay.frames[index]
+    notes: list[Content] = []
+    error = replay.report.error
+    if index == replay.failing and error is not None:
+        who = f" ({error.party})" if error.party else ""
+        notes.append(
+            Content.styled(f"{NO} Verification fails here{who}: {error.reason}", "bold $error")
+        )
+    elif frame.refused is not None:
+        notes.append(
+            Content.styled(f"{NO} The rules refuse this event: {frame.refused.reason}", "$error")
+        )
+    elif frame.unchecked:
+        notes.append(
+            Content.styled(
+                "After a refused event: shown as written, the table is not replayed",
+                "italic $warning",
+            )
+        )
+    if index == len(replay.frames) - 1:
+        style = "bold $success" if replay.report.valid else "bold $error"
+        notes.append(Content.styled(replay.report.summary, style))
+    return Content("\n").join(notes)
 
 
 def heading(text: str) -> Content:
