@@ -111,8 +111,9 @@ class PackTexts:
         reading of each dream."""
         by_card: dict[str, list[Clue]] = {}
         scores: dict[str, float] = {}
+        words = content_words(self.dreams[dream])
         for reader in self.readers:
-            found = reader.clues(self.dreams[dream])
+            found = reader.clues(words)
             for candidate, clues in zip(reader.cards, found, strict=True):
                 scores[candidate.id] = sum(clue.weight for clue in clues)
                 by_card[candidate.id] = sorted(clues, key=lambda clue: -clue.weight)

@@ -284,7 +284,7 @@ class TextReader:
     Built once per set of cards: each card's words and groups with their weights.
     ``read(text)`` then costs a lookup per word and card."""
 
-    __slots__ = ("_associations", "_card_groups", "_card_words", "cards")
+    __slots__ = ("_associations", "_by_group", "_by_stem", "_card_groups", "_card_words", "cards")
 
     def __init__(
         self, cards: Sequence[CardText], associations: Associations = NO_ASSOCIATIONS
@@ -319,22 +319,28 @@ class TextReader:
             }
             for g in groups_of
         ]
+        # The same weights by word and by group: a dream's word is looked up once, not
+        # once per card.
+        self._by_stem = _by_feature(self._card_words)
+        self._by_group = _by_feature(self._card_groups)
 
-    def clues(self, text: str) -> list[list[Clue]]:
-        """For each card (in order), the dream's words that point to it and what each earns."""
+    def clues(self, text: str | Sequence[Word]) -> list[list[Clue]]:
+        """For each card (in order), the dream's words that point to it and what each earns:
+        the most its card words or its groups give the word.  ``text`` may be given as its
+        :func:`content_words` (to read one dream with several readers)."""
         found: list[list[Clue]] = [[] for _ in self.cards]
         seen: set[str] = set()
-        for word in content_words(text):
+        by_stem, by_group = self._by_stem, self._by_group
+        for word in content_words(text) if isinstance(text, str) else text:
             if word.stem in seen:
                 continue
             seen.add(word.stem)
-            groups = self._associations.of_stem(word.stem)
-            for position, (card_words, card_groups) in enumerate(
-                zip(self._card_words, self._card_groups, strict=True)
-            ):
-                weight = card_words.get(word.stem, 0.0)
-                for group in groups:
-                    weight = max(weight, card_groups.get(group, 0.0))
+            weights = dict(by_stem.get(word.stem, ()))
+            for group in self._associations.of_stem(word.stem):
+                for position, weight in by_group.get(group, ()):
+                    if weight > weights.get(position, 0.0):
+                        weights[position] = weight
+            for position, weight in weights.items():
                 if weight > 0:
                     found[position].append(Clue(word, weight))
         return found
@@ -345,6 +351,15 @@ class TextReader:
             card.id: sum(clue.weight for clue in clues)
             for card, clues in zip(self.cards, self.clues(text), strict=True)
         }
+
+
+def _by_feature(weights: Sequence[Mapping[str, float]]) -> dict[str, list[tuple[int, float]]]:
+    """Each feature (a word's stem, a group) and the cards having it: position, weight."""
+    cards: dict[str, list[tuple[int, float]]] = {}
+    for position, card in enumerate(weights):
+        for feature, weight in card.items():
+            cards.setdefault(feature, []).append((position, weight))
+    return cards
 
 
 def _rarity(features: Sequence[Mapping[str, float]]) -> dict[str, float]:
