@@ -28,7 +28,7 @@ Séance verdicts are always the truth, read from its own columns.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import accumulate, combinations, permutations
@@ -81,7 +81,7 @@ class _Partial:
     exact scores (the target's and each rival's) or only an upper bound of its margin, the
     scores then being summed from the parent's when first needed."""
 
-    __slots__ = ("_rivals", "_target", "cards", "drawn", "last", "margin_bound", "parent")
+    __slots__ = ("_rivals", "_target", "cards", "last", "margin_bound", "parent")
 
     def __init__(
         self,
@@ -91,7 +91,6 @@ class _Partial:
         target: float | None,
         rivals: list[float] | None,
         margin_bound: float,
-        drawn: bool,
     ) -> None:
         self.cards = cards
         self.last = last
@@ -99,8 +98,6 @@ class _Partial:
         self._target = target
         self._rivals = rivals
         self.margin_bound = margin_bound
-        self.drawn = drawn
-        """Whether the give holds a card of those searched for (see ``_SeatSearch.best``)."""
 
     def scores(
         self, to_target: Sequence[float], to_others: Sequence[Sequence[float]]
@@ -201,7 +198,6 @@ class _SeatSearch:
         "_to_target",
         "bound",
         "hand",
-        "key",
         "seat",
     )
 
@@ -218,8 +214,6 @@ class _SeatSearch:
         self.hand = hand
         self._card = card
         self._extra_card_cost = extra_card_cost
-        self.key = None if reading is None else reading.key
-        """The question searched (see :class:`_Reading`), ``None`` when any card will do."""
         if reading is None:
             self.bound = float("inf")
             return
@@ -241,9 +235,9 @@ class _SeatSearch:
             for size, gains in enumerate(accumulate(top_gains))
         )
 
-    def best(self, better_than: float, holding: Collection[str] | None = None) -> Plan | None:
+    def best(self, better_than: float) -> Plan | None:
         """The best give (the first seen of equals), or ``None`` when no give's value beats
-        ``better_than``; only gives holding one of ``holding`` at least, when given."""
+        ``better_than``."""
         if self._card is not None:
             if better_than == float("inf"):
                 return None
@@ -257,8 +251,7 @@ class _SeatSearch:
         last_size = self._last_size
         extra_card_cost = self._extra_card_cost
         best_gain_from = [*_running_max_from_end(gain), float("-inf")]
-        drawn = [True] * len(hand) if holding is None else [card in holding for card in hand]
-        root = _Partial((), -1, None, start_target, start_rivals, start_margin, False)
+        root = _Partial((), -1, None, start_target, start_rivals, start_margin)
         # Grow the gives one card at a time (in hand order, so each set is seen once, in the
         # same order as always: ties go to the first best seen).
         layer = [root]
@@ -282,8 +275,7 @@ class _SeatSearch:
                     bound = partial.margin_bound + gain[position]
                     score: float | None = None  # with ``rivals``, summed only when needed
                     rivals: list[float] | None = None
-                    holds = partial.drawn or drawn[position]
-                    if holds and bound - cost > best_value:
+                    if bound - cost > best_value:
                         target_score, rival_scores = partial.scores(to_target, to_others)
                         score = target_score + to_target[position]
                         rivals = list(map(add, rival_scores, to_others[position]))
@@ -306,85 +298,10 @@ class _SeatSearch:
                             score,
                             rivals,
                             bound,
-                            holds,
                         )
                     )
             layer = grown
         return best
-
-    def bound_with_any_of(self, cards: Collection[str]) -> float:
-        """The most a give holding at least one of ``cards`` can be worth (``-inf`` when
-        the hand holds none of them): the start's margin, plus the greatest gain of one
-        of them and the greatest gains of the rest, less the extra cards' cost."""
-        gain = self._gain
-        new = [position for position, card in enumerate(self.hand) if card in cards]
-        if not new:
-            return float("-inf")
-        first = max(new, key=gain.__getitem__)
-        rest = sorted((g for position, g in enumerate(gain) if position != first), reverse=True)
-        start_target, start_rivals = self._start
-        total = start_target - max(start_rivals) + gain[first]
-        bound = total
-        for size in range(2, self._last_size + 1):
-            total += rest[size - 2]
-            bound = max(bound, total - self._extra_card_cost * (size - 1))
-        return bound
-
-
-@dataclass(frozen=True, slots=True)
-class _KeptSearch:
-    """What a search of one seat found: its question, the cards searched, and either the
-    best give of those cards or only that no give of them is worth more than
-    ``at_most``.  The hand keeps most of its cards between gives, and a waiting seat's
-    question stands all day, so the next search of the seat need only look at the gives
-    holding a card drawn since (:meth:`search`)."""
-
-    key: tuple[str, tuple[str, ...], tuple[str, ...]]
-    searched: frozenset[str]
-    plan: Plan | None
-    at_most: float
-
-    def search(self, search: _SeatSearch, better_than: float) -> _KeptSearch | None:
-        """What ``search`` (the same seat's, of today's hand) finds beating ``better_than``,
-        found from this search and the gives holding a card drawn since; ``None`` when the
-        question changed (a new search is needed)."""
-        if search.key != self.key:
-            return None
-        hand = search.hand
-        drawn = set(hand) - self.searched
-        plan = self.plan
-        if plan is not None and set(plan.cards).issubset(hand):
-            # The best give of the cards kept is this one: only a give holding a drawn
-            # card can beat it, or equal it and come first.  Bounds and values add the same
-            # figures in other orders, hence a slack far above the rounding and far below
-            # the figures' 0.001 steps.
-            floor = max(better_than, plan.value - _SLACK)
-            found = search.best(floor, drawn) if drawn else None
-            if found is None or _comes_first(plan, found, hand):
-                found = plan
-            if found.value > better_than:
-                return _KeptSearch(self.key, frozenset(hand), found, found.value)
-            return _KeptSearch(self.key, frozenset(hand), None, better_than)
-        if self.at_most > better_than:
-            return None  # a give of the cards kept might beat it: search them all
-        found = search.best(better_than, drawn) if drawn else None
-        at_most = better_than if found is None else found.value
-        return _KeptSearch(self.key, frozenset(hand), found, at_most)
-
-
-def _comes_first(plan: Plan, other: Plan, hand: Sequence[str]) -> bool:
-    """Whether ``plan`` is the search's choice over ``other``: the greater value, or of
-    equal values the one seen first (fewer cards, then the earlier in ``hand``)."""
-    if plan.value != other.value:
-        return plan.value > other.value
-    order = hand.index
-    return (len(plan.cards), [order(c) for c in plan.cards]) < (
-        len(other.cards),
-        [order(c) for c in other.cards],
-    )
-
-
-_SLACK: Final = 1e-9
 
 
 def _highest_bound_first(search: _SeatSearch) -> float:
@@ -418,8 +335,6 @@ class GhostBot:
         """Each dream card's place in this game's order of ties (see ``_in_tie_order``)."""
         self._readings: dict[int, _Reading] = {}
         """The latest reading of each seat's question."""
-        self._kept: dict[int, _KeptSearch] = {}
-        """The latest best give found for each seat."""
         self.group_gives: list[GroupGiveNote] = []
         """Each Stage Two give made, and whether the hand allowed one dream per slot
         and the give was so split (for ``domicile simulate``'s report)."""
@@ -450,7 +365,7 @@ class GhostBot:
     def _in_tie_order(self, hand: Sequence[str]) -> list[str]:
         """``hand`` in this game's order of ties: an order of the dream cards keyed by the
         bot's seed, so among equal gives none is favoured by its id or its place in the
-        hand, and a card keeps its place all game (so a search can be kept, ``_KeptSearch``)."""
+        hand, and no generator is seeded before each give."""
         ranks = self._ranks
         for card in hand:
             if card not in ranks:
@@ -504,8 +419,6 @@ class GhostBot:
         # the others' searches, which only look for gives that beat it, end at their bound.
         # A seat before the best so far wins a tie with it, so it looks for gives at least
         # as good (the next float below is ``>=`` for the values of floats compared here).
-        # A seat whose question stands since its last search looks only for gives at least
-        # as good as its best give then, when that give is still in hand (``_KeptSearch``).
         searches.sort(key=_highest_bound_first)
         chosen: tuple[int, Plan] | None = None
         for search in searches:
@@ -515,26 +428,10 @@ class GhostBot:
                 better_than = nextafter(chosen[1].value, float("-inf"))
             else:
                 better_than = chosen[1].value
-            plan = self._search_kept(search, better_than)
+            plan = search.best(better_than)
             if plan is not None:
                 chosen = (search.seat, plan)
         return chosen
-
-    def _search_kept(self, search: _SeatSearch, better_than: float) -> Plan | None:
-        """``search.best(better_than)``, from the seat's last search when its question
-        stands (``_KeptSearch``), and kept for the next."""
-        if search.key is None:  # any card will do: nothing to keep
-            return search.best(better_than)
-        kept = self._kept.get(search.seat)
-        found = None if kept is None else kept.search(search, better_than)
-        if found is None:
-            plan = search.best(better_than)
-            at_most = better_than if plan is None else plan.value
-            found = _KeptSearch(search.key, frozenset(search.hand), plan, at_most)
-        self._kept[search.seat] = found
-        if found.plan is not None and found.plan.value > better_than:
-            return found.plan
-        return None
 
     def _usable(
         self, state: GameState, ghost: GhostKnowledge, seat: int, hand: list[str], *, fair: bool
