@@ -111,13 +111,20 @@ class _Partial:
         return self._target, self._rivals
 
 
+_CardRead = tuple[float, list[float], float]
+"""What a dream card adds to the score of the card sought, of each rival, and to the margin
+at most."""
+
+
 class _Reading:
     """How the Ghost reads one investigator's question: the card they must find, the rival
     cards still open to them, what the dreams they hold already say, and what each dream
     card of the hand would add.
 
     The hand is drawn back up between gives and keeps most of its cards, and a waiting
-    investigator's question stays the same all day, so each card is read once per question.
+    investigator's question stays the same all day (and often for days: what a card adds
+    does not depend on the dreams held), so each card is read once per question (``read``,
+    kept by the bot per card sought and rivals).
     """
 
     __slots__ = ("_fits", "_others", "_read", "_target", "key", "start")
@@ -128,6 +135,7 @@ class _Reading:
         target: str,
         others: tuple[str, ...],
         held: tuple[str, ...],
+        read: dict[str, _CardRead],
     ) -> None:
         self.key = (target, others, held)
         self._fits = table.fits
@@ -135,7 +143,7 @@ class _Reading:
         self._others = others
         # What each card read so far adds (see ``cards``): to the target, to each rival,
         # and to the margin at most.
-        self._read: dict[str, tuple[float, list[float], float]] = {}
+        self._read = read
         self.start = (
             card_scores(table, held, (target,))[0],
             card_scores(table, held, others),
@@ -153,7 +161,7 @@ class _Reading:
             [entry[2] for entry in entries],
         )
 
-    def _read_card(self, card: str) -> tuple[float, list[float], float]:
+    def _read_card(self, card: str) -> _CardRead:
         row = self._fits[card]
         adds = row[self._target]
         rivals = [row[other] for other in self._others]
@@ -271,12 +279,15 @@ class _SeatSearch:
                     best_value
                 ):
                     continue
+                parent: tuple[float, list[float]] | None = None  # its scores, when needed
                 for position in range(partial.last + 1, len(hand)):
                     bound = partial.margin_bound + gain[position]
                     score: float | None = None  # with ``rivals``, summed only when needed
                     rivals: list[float] | None = None
                     if bound - cost > best_value:
-                        target_score, rival_scores = partial.scores(to_target, to_others)
+                        if parent is None:
+                            parent = partial.scores(to_target, to_others)
+                        target_score, rival_scores = parent
                         score = target_score + to_target[position]
                         rivals = list(map(add, rival_scores, to_others[position]))
                         margin = score - max(rivals)
@@ -335,6 +346,8 @@ class GhostBot:
         """Each dream card's place in this game's order of ties (see ``_in_tie_order``)."""
         self._readings: dict[int, _Reading] = {}
         """The latest reading of each seat's question."""
+        self._card_reads: dict[tuple[str, tuple[str, ...]], dict[str, _CardRead]] = {}
+        """What each dream card adds to a card sought and its rivals (see ``_Reading``)."""
         self.group_gives: list[GroupGiveNote] = []
         """Each Stage Two give made, and whether the hand allowed one dream per slot
         and the give was so split (for ``domicile simulate``'s report)."""
@@ -475,7 +488,8 @@ class GhostBot:
     ) -> _Reading:
         reading = self._readings.get(seat)
         if reading is None or reading.key != (target, others, held):
-            reading = _Reading(self._fits, target, others, held)
+            read = self._card_reads.setdefault((target, others), {})
+            reading = _Reading(self._fits, target, others, held, read)
             self._readings[seat] = reading
         return reading
 
