@@ -725,6 +725,36 @@ def test_the_ghost_serves_the_seat_a_search_in_seat_order_would(pack: Pack) -> N
     assert _SeatOrderCheckedGhost.checked > 200
 
 
+def _as_set(action: Action | None) -> object:
+    """An action with its cards as a set (a give lists them in the hand's order)."""
+    if isinstance(action, Give):
+        return ("give", action.to, frozenset(action.cards))
+    if isinstance(action, GroupGive):
+        return ("group", frozenset(action.cards))
+    return action
+
+
+def test_the_ghosts_choice_does_not_hang_on_the_order_of_its_hand(pack: Pack) -> None:
+    """Ties between gives go by an order of the dream cards fixed for the game, never by
+    where a card sits in the hand: the same hand in the opposite order gets the same give."""
+    compared = 0
+    for seed in range(12):
+        state = deal(pack, 2 + seed % 5, list(Difficulty)[seed % 4], 700 + seed)
+        for before, seat, action in _play_logged(state, _policies(pack, state, 700 + seed)):
+            if seat != GHOST or not isinstance(action, Give | GroupGive):
+                continue
+            seen = view(before, GHOST)
+            assert seen.ghost is not None
+            reversed_hand = replace(seen, ghost=replace(seen.ghost, hand=seen.ghost.hand[::-1]))
+            chosen = [
+                GhostBot(pack, bot_seed(700 + seed, GHOST)).act(shown)
+                for shown in (seen, reversed_hand)
+            ]
+            assert _as_set(chosen[0]) == _as_set(chosen[1])
+            compared += 1
+    assert compared > 200
+
+
 def test_three_dreams_split_by_slot_as_their_pointing_slots_say() -> None:
     rng = random.Random(5)
     table = _splittable_threes()
