@@ -60,8 +60,9 @@ BARE_MARKER = "bare textual app ready"
 REPLAY_MARKER = "Verifying "
 REPLAY_VERDICT_MARKER = "every check passed"
 REPLAY_GAMES = {"replay_short": (1, "easy", 1), "replay_long": (6, "very-difficult", 11)}
-"""Each replayed game: investigators, difficulty, selfplay seed (seed 11 makes the longest
-6-investigator, very difficult game of seeds 1-12: 173 events)."""
+"""Each replayed game: investigators, difficulty, selfplay seed (seed 11 made the longest
+6-investigator, very difficult game of seeds 1-12 with the bots of 2026-12-02's morning, 173
+events; the row names the count of each run)."""
 BARE_APP = f"""
 from textual.app import App, ComposeResult
 from textual.widgets import Static
