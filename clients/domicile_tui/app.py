@@ -92,6 +92,7 @@ def every_screen() -> tuple[type[Screen[Any]], ...]:
         screens.HostSetupScreen,
         screens.JoinScreen,
         screens.LobbyScreen,
+        screens.BrowserSeatScreen,
         screens.InvestigatorScreen,
         screens.GhostScreen,
         screens.SeanceScreen,

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from domicile_p2p.lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from domicile_tui.screens.browser_seats import BrowserSeatScreen
     from domicile_tui.screens.card import CardScreen
     from domicile_tui.screens.chapter import ChapterScreen
     from domicile_tui.screens.confirm import ConfirmScreen
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
     from domicile_tui.screens.start import StartScreen
 
 _EXPORTS = {
+    "BrowserSeatScreen": "browser_seats",
     "CardScreen": "card",
     "ChapterScreen": "chapter",
     "ConfirmScreen": "confirm",
@@ -51,6 +53,7 @@ _EXPORTS = {
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
 
 __all__ = [
+    "BrowserSeatScreen",
     "CardScreen",
     "ChapterScreen",
     "ConfirmScreen",

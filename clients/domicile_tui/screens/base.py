@@ -9,8 +9,9 @@ screen turns them into requests to the app (``act``, ``say``).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, ClassVar, cast
+from typing import TYPE_CHECKING, ClassVar, Final, cast
 
+from textual import events
 from textual.app import SystemCommand
 from textual.binding import BindingType
 from textual.reactive import reactive
@@ -26,6 +27,10 @@ if TYPE_CHECKING:
     from domicile_tui.news import ChatLine, LobbyInfo, Verification
     from domicile_tui.screens.app_api import ScreensApp
 
+
+PHONE_COLUMNS: Final = 60
+"""Below this many columns a screen is laid out for a phone (its ``-phone`` class): a
+browser seat on a phone held upright is ~40 columns wide."""
 
 MIRRORED = {
     "lobby": "lobby",
@@ -67,6 +72,7 @@ class TableScreen(Screen[None]):
             width, height = self.app.size
         except RuntimeError:  # no app yet (built outside one): the first resize sets them
             return
+        self.set_class(width < PHONE_COLUMNS, "-phone", update=False)
         for breakpoints, size in (
             (self.HORIZONTAL_BREAKPOINTS, width),
             (self.VERTICAL_BREAKPOINTS, height),
@@ -85,6 +91,17 @@ class TableScreen(Screen[None]):
     @property
     def table(self) -> ScreensApp:
         return cast("ScreensApp", self.app)
+
+    @property
+    def phone(self) -> bool:
+        """Laid out for a phone (fewer than :data:`PHONE_COLUMNS` columns)."""
+        return self.has_class("-phone")
+
+    def on_resize(self, event: events.Resize) -> None:
+        # Textual's breakpoints give a screen one class per axis: a phone is narrow too.
+        if self.phone != (event.size.width < PHONE_COLUMNS):
+            self.set_class(event.size.width < PHONE_COLUMNS, "-phone")
+            self.refresh_bindings()
 
     def on_mount(self) -> None:
         # The game as it is told (``shown``): a séance's outcome only once it is told.

@@ -101,6 +101,7 @@ class CulpritScreen(SeekerScreen):
         HelpKeys(("c",), "back to the suspects"),
         HelpKeys(("d",), "the group's dreams"),
         HelpKeys(("escape",), "from the chat back to the suspects"),
+        HelpKeys(("f2", "f3"), "on a phone: the players and the chat, or the table (⇄)"),
     )
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "noop", "Accuse", key_display="⏎"),

@@ -34,6 +34,7 @@ class InvestigatorScreen(SeekerScreen):
         HelpKeys(("c",), "back to the tableau"),
         HelpKeys(("d",), "the dreams on the table"),
         HelpKeys(("escape",), "from the chat back to the tableau"),
+        HelpKeys(("f2", "f3"), "on a phone: the players and the chat, or the table (⇄)"),
     )
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "noop", "Place marker", key_display="⏎", show=True),

@@ -6,8 +6,10 @@ what is on the table; the player's hands do the same things on both.
 
 from __future__ import annotations
 
+from typing import ClassVar, Final
+
 from textual import on
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.message import Message
 from textual.widget import Widget
@@ -65,10 +67,24 @@ def card_under(focused: Widget | None) -> str | None:
     return None
 
 
+PHONE_TABS: Final = frozenset({"players", "table_tab"})
+"""On a phone the side panel (the players, the chat) is a tab of its own: these switch."""
+
+
 class SeekerScreen(TableScreen):
-    """An investigator's screen; subclasses say where the cards and the dreams are."""
+    """An investigator's screen; subclasses say where the cards and the dreams are.
+
+    On a phone (``-phone``) the side panel is a tab: ⇄ in the footer shows the players
+    and the chat in place of the table (``-side``), and back; T goes to the chat, C and D
+    back to the table.  Neither is a letter: they work from the chat line too, whose
+    letters are letters.
+    """
 
     CSS_PATH = LATER_STYLES
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("f2", "players", "Players & chat", key_display="⇄", priority=True),
+        Binding("f3", "table_tab", "Table", key_display="⇄", priority=True),
+    ]
 
     def focus_cards(self) -> None:
         """Put the focus on the first card worth looking at."""
@@ -92,6 +108,8 @@ class SeekerScreen(TableScreen):
         return Content.styled(text, "bold")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in PHONE_TABS:
+            return self.phone and self.has_class("-side") == (action == "table_tab")
         if action in PLAYERS_ONLY and self.watching:
             return False
         # The table's letter keys are priority bindings (they act as the key arrives, see
@@ -142,17 +160,36 @@ class SeekerScreen(TableScreen):
         # the marker Enter placed, and L L locks then unlocks.
         self.table.act_on(lock_or_unlock)
 
+    def _side(self, shown: bool) -> None:
+        """On a phone: the side panel's tab (``shown``) or the table's."""
+        if self.has_class("-side") != shown:
+            self.set_class(shown, "-side")
+            self.refresh_bindings()
+
+    def action_players(self) -> None:
+        self._side(True)
+        if not self.query_one(ChatPanel).focus_input():
+            self.set_focus(None)
+
+    def action_table_tab(self) -> None:
+        self._side(False)
+        self.focus_cards()
+
     def action_talk(self) -> None:
+        self._side(True)
         self.query_one(ChatPanel).focus_input()
 
     def action_cards(self) -> None:
+        self._side(False)
         self.focus_cards()
 
     def action_leave_chat(self) -> None:
         """Esc: from the chat line (or anywhere) back to the cards."""
+        self._side(False)
         self.focus_cards()
 
     def action_dreams(self) -> None:
+        self._side(False)
         tiles = self.dream_tiles()
         if tiles:
             self.set_focus(tiles[0])

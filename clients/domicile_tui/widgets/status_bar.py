@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
 from textual.reactive import reactive
+from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer
 
@@ -40,6 +43,30 @@ class StatusBar(Widget):
         return line + Content(" " * gap) + help_hint
 
 
+PHONE_KEY_COLUMNS = 2
+"""The footer's keys a line on a phone (each key wide enough for its words)."""
+
+
+class KeysFooter(Footer):
+    """Textual's footer of keys, which on a phone (its screen's ``-phone``) wraps its keys
+    onto as many lines as they take, every one on screen to be tapped, where Textual's
+    would set them all on one line (cut off past the screen's edge); and shows them even
+    while the app has no focus (a page not tapped yet)."""
+
+    def bindings_changed(self, screen: Screen[Any]) -> None:
+        # Textual's waits while the app has no focus, and a browser seat's page has none
+        # until it is first tapped: its keys must be there to be tapped.
+        self._bindings_ready = True
+        if self.is_attached and screen is self.screen:
+            self.call_after_refresh(self.recompose)
+
+    def compose(self) -> ComposeResult:
+        yield from super().compose()
+        if self.screen.has_class("-phone"):
+            # After Textual's own: it sets one column per key on the widget's own style.
+            self.styles.grid_size_columns = PHONE_KEY_COLUMNS
+
+
 class BottomBar(Vertical):
     """The status line above the footer of key bindings, docked at the bottom."""
 
@@ -47,4 +74,4 @@ class BottomBar(Vertical):
 
     def compose(self) -> ComposeResult:
         yield StatusBar().data_bind(BottomBar.status)
-        yield Footer()
+        yield KeysFooter()

@@ -108,6 +108,9 @@ class Tableau(Board):
             count = len(state.tableau.cards(category))
             header.update(_header(category, seeking, count, watching=self.watching))
             header.set_class(category is seeking, "-seek")
+            # On a phone only the sought column is shown, its cards the whole width.
+            column = self.query_one(f"#column-{category.value}")
+            column.set_class(seeking is not None and category is not seeking, "-other")
         for tile in self.query(CardTile):
             tile.markers = markers_on(state, tile.card.id)
             category = Category(tile.card.category)

@@ -85,9 +85,17 @@ html, body {{ margin: 0; height: 100%; background: #0c181f; }}
 .closed {{ display: none; color: #eee; font-family: "Roboto Mono", monospace;
   position: absolute; inset: 0; align-items: center; justify-content: center; }}
 body.-closed .closed {{ display: flex; }}
+.turn {{ display: none; }}
+@media (orientation: portrait) and (max-width: {portrait_width}px) {{
+  .turn {{ display: flex; gap: 1em; align-items: center; position: fixed; top: 0; left: 0;
+    right: 0; z-index: 10; padding: 0.5em 1em; background: #ac5af4; color: #fff;
+    font-family: "Roboto Mono", monospace; }}
+}}
 </style>
 </head>
 <body>
+<div class="turn" id="turn"><span>Turn your phone sideways: the table has more room.</span>
+  <button type="button" onclick="this.parentNode.remove()">OK</button></div>
 <div class="closed"><p>The seat closed. <a href="" style="color:#ac5af4">Open it again</a></p></div>
 <div id="terminal" class="textual-terminal" data-session-websocket-url="{websocket}"
   data-font-size="16"></div>
@@ -95,6 +103,11 @@ body.-closed .closed {{ display: flex; }}
 </html>
 """
 
+
+PORTRAIT_WIDTH = 600
+"""CSS pixels: a page held upright and at most this wide (a phone) is asked to turn
+sideways (the terminal is then ~40 columns wide; sideways it is ~90, beyond the phone
+layout's 60), with a button that puts the request away."""
 
 QR_BORDER = 2
 """Light modules around the code (readers want a quiet zone; two are enough on a screen)."""
@@ -355,6 +368,7 @@ class BrowserSeatServer:
             title=html.escape("Tortured Domicile"),
             static=html.escape(static),
             websocket=html.escape(f"wss://{self._served}/s/{seat.token}/ws"),
+            portrait_width=PORTRAIT_WIDTH,
         )
         return web.Response(text=page, content_type="text/html", headers=self._headers())
 
