@@ -136,3 +136,18 @@ async def test_the_footer_follows_its_screen_while_the_page_has_no_focus() -> No
         await settle(pilot)
         assert not app.app_focus
         assert set(footer_keys(app)) == {"table_tab"}
+
+
+async def test_a_tap_on_another_card_leaves_the_footer_s_keys_in_place() -> None:
+    # Textual's footer rebuilds its keys at every change of focus: a tap on the footer
+    # just after one on a card would find no key there, and be lost.
+    app = make_app(plain_bots=True)
+    async with app.run_test(size=PHONES["40x30"]) as pilot:
+        await begin(pilot)
+        before = footer_keys(app)
+        await pilot.click(sought_tiles(app)[2])
+        await wait_until(pilot, lambda: view_of(app).state.investigator(1).marker is not None)
+        await settle(pilot)
+        after = footer_keys(app)
+        assert after.keys() == before.keys()
+        assert all(after[action] is before[action] for action in before)

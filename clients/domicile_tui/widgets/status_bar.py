@@ -53,14 +53,27 @@ class KeysFooter(Footer):
     would set them all on one line (cut off past the screen's edge); and shows them even
     while the app has no focus (a page not tapped yet)."""
 
+    _shown: tuple[object, ...] | None = None
+    """What the keys on show say (see :meth:`_keys`): rebuilt only when it changes."""
+
     def bindings_changed(self, screen: Screen[Any]) -> None:
         # Textual's waits while the app has no focus, and a browser seat's page has none
-        # until it is first tapped: its keys must be there to be tapped.
+        # until it is first tapped: its keys must be there to be tapped.  And Textual's
+        # rebuilds its keys at every change of focus, when a tap in between is lost.
         self._bindings_ready = True
-        if self.is_attached and screen is self.screen:
+        if self.is_attached and screen is self.screen and self._keys() != self._shown:
             self.call_after_refresh(self.recompose)
 
+    def _keys(self) -> tuple[object, ...]:
+        shown = tuple(
+            (binding.key, binding.action, binding.description, enabled)
+            for (_, binding, enabled, _tooltip) in self.screen.active_bindings.values()
+            if binding.show
+        )
+        return (self.screen.has_class("-phone"), *shown)
+
     def compose(self) -> ComposeResult:
+        self._shown = self._keys() if self._bindings_ready else None
         yield from super().compose()
         if self.screen.has_class("-phone"):
             # After Textual's own: it sets one column per key on the widget's own style.
