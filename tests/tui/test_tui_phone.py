@@ -167,3 +167,23 @@ async def test_a_tap_on_another_card_leaves_the_footer_s_keys_in_place() -> None
         after = footer_keys(app)
         assert after.keys() == before.keys()
         assert all(after[action] is before[action] for action in before)
+
+
+@pytest.mark.slow
+async def test_stage_two_on_a_phone_reads_every_card_of_every_case_in_full() -> None:
+    from test_tui_snapshots import into_stage_two
+    from tui_support import clairvoyant_app
+
+    from domicile_tui.screens.culprit import CulpritScreen
+    from domicile_tui.widgets.grouped import GroupedTableau
+
+    app = clairvoyant_app(plain_ghost=True)
+    async with app.run_test(size=PHONES["40x30"]) as pilot:
+        await into_stage_two(pilot)
+        screen = app.screen
+        assert isinstance(screen, CulpritScreen) and screen.phone
+        tiles = list(screen.query_one(GroupedTableau).query(CardTile))
+        assert len(tiles) == 3 * len(view_of(app).state.grouped_tableau)
+        for tile in tiles:  # a name too long for its tile would end in "…"
+            assert rendered(tile).splitlines()[0].rstrip().startswith(tile.card.name)
+        assert {"players", "lock", "talk", "cards"} <= set(footer_keys(app))
