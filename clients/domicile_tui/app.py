@@ -912,6 +912,14 @@ class DomicileApp(App[None]):
             since = max(since, get_time())
         self._held = (since + HOLD_AFTER_CLOSE, keys)
 
+    def holding(self, key: str) -> bool:
+        """Whether ``key`` pressed now would still go to a dialog that just closed (and so do
+        nothing at the screen behind it)."""
+        from textual._time import get_time
+
+        until, keys = self._held
+        return key in keys and get_time() < until
+
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key):
             until, keys = self._held

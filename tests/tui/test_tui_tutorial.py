@@ -12,7 +12,17 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import Static
-from tui_support import DATA_DIR, PACK, rendered, settings, settle, turns, view_of, wait_until
+from tui_support import (
+    DATA_DIR,
+    PACK,
+    press_at_the_table,
+    rendered,
+    settings,
+    settle,
+    turns,
+    view_of,
+    wait_until,
+)
 
 from domicile_p2p.rules import Phase, Stage
 from domicile_p2p.transcript.selfplay import PlainPolicy
@@ -216,7 +226,7 @@ async def ask_to_leave_and_stay(pilot: Pilot[Any], key: str) -> None:
     """Press ``key`` to leave, see the question, answer No: the player is where they were."""
     app = pilot.app
     before = type(app.screen)
-    await pilot.press(key)
+    await press_at_the_table(pilot, key)
     await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), f"the question ({key})")
     assert isinstance(app.screen, ConfirmScreen)
     assert "Leave the tutorial" in app.screen.question

@@ -20,6 +20,7 @@ from textual.widgets import Input, OptionList, RadioSet
 from tui_support import (
     PACK,
     composed,
+    press_at_the_table,
     record_notifications,
     rendered,
     settings,
@@ -183,7 +184,7 @@ async def test_watch_from_the_join_form_shows_the_public_table_with_nothing_to_a
         await wait_until(pilot, archive.exists, "the host's archive")
         assert watched.read_bytes() == archive.read_bytes()
         assert watched.read_bytes().count(b"\n") == len(outcome.events)
-        await pilot.press("escape")  # a spectator leaves without being asked
+        await press_at_the_table(pilot, "escape")  # a spectator leaves without being asked
         await wait_until(pilot, lambda: isinstance(app.screen, StartScreen), "the door")
 
 

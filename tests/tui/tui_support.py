@@ -164,7 +164,11 @@ async def wait_until(pilot: Pilot[Any], condition: Callable[[], bool], what: str
     async for _ in turns(pilot):
         if condition():
             return
-    raise AssertionError(f"hung waiting for {what or condition}")
+    app = pilot.app
+    raise AssertionError(
+        f"hung waiting for {what or condition} (screens {app.screen_stack}, "
+        f"focused {app.screen.focused!r})"
+    )
 
 
 async def press_twice(
@@ -181,6 +185,17 @@ async def press_twice(
     pilot.app.post_message(first)
     await wait_until(pilot, lambda: isinstance(pilot.app.screen, behind), what=behind.__name__)
     pilot.app.post_message(second)
+
+
+async def press_at_the_table(pilot: Pilot[Any], *keys: str) -> None:
+    """Press ``keys`` as a player who waits for a dialog to be gone: each once the app no
+    longer holds it for a dialog that just closed (a séance that passed by itself keeps
+    Esc, Enter and Space its own for a moment, and a test at machine speed is faster)."""
+    app = pilot.app
+    assert isinstance(app, DomicileApp)
+    for key in keys:
+        await wait_until(pilot, lambda key=key: not app.holding(key), f"{key} to be the table's")
+        await pilot.press(key)
 
 
 def screen_name(app: DomicileApp) -> str:
