@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from domicile_p2p import __version__
-from domicile_p2p.cli import build_parser, main
+from domicile_p2p.cli import _leaves, build_parser, main
 
 
 def test_without_a_command_prints_help_and_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
@@ -142,3 +142,48 @@ def test_the_launcher_and_the_entry_point_offer_the_same_commands(
         sys.argv = old_argv
     assert capsys.readouterr().err == through_entry_points
     assert "'play'" in through_entry_points
+
+
+def test_a_misspelt_option_gets_its_commands_usage_and_a_suggestion(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # `domicile play --timr 30` printed the top-level usage and no suggestion (issue 23 §10).
+    with pytest.raises(SystemExit) as exit_info:
+        main(["play", "--timr", "30"])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: domicile play "), err
+    assert "COMMAND ..." not in err
+    assert err.rstrip().endswith(
+        "domicile play: error: unrecognized arguments: --timr 30 (did you mean --timer?)"
+    ), err
+
+
+def _misspelt(option: str) -> str:
+    """``option`` with two of its letters swapped: ``--timer`` -> ``--tiemr``."""
+    i = next(i for i in range(len(option) // 2, len(option) - 1) if option[i] != option[i + 1])
+    return option[:i] + option[i + 1] + option[i] + option[i + 2 :]
+
+
+def test_every_command_names_the_option_a_misspelt_one_meant(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    parser = build_parser()
+    commands = next(a for a in parser._actions if a.dest == "command")
+    checked = 0
+    for name, subparser in commands.choices.items():
+        for leaf in _leaves(subparser):
+            words = leaf.prog.split()[1:]  # "domicile pack check" -> ["pack", "check"]
+            options = [o for o in leaf._option_string_actions if o.startswith("--")]
+            own = [o for o in options if o not in ("--help", "--log", "--verbose")]
+            option = next(o for o in (*own, "--verbose") if len(o) >= 6)
+            typo = _misspelt(option)
+            assert typo not in options and not any(o.startswith(typo) for o in options)
+            with pytest.raises(SystemExit) as exit_info:
+                main([*words, typo])
+            assert exit_info.value.code == 2, leaf.prog
+            err = capsys.readouterr().err
+            assert err.startswith(f"usage: {leaf.prog} "), (name, err)
+            assert f"(did you mean {option}?)" in err, (name, err)
+            checked += 1
+    assert checked >= len(commands.choices)

@@ -17,6 +17,7 @@ import importlib
 import importlib.machinery
 import sys
 from collections.abc import Callable, Mapping, Sequence
+from typing import NoReturn
 
 from domicile_p2p import __version__
 from domicile_p2p.text import inert
@@ -115,6 +116,60 @@ def _module_loader(name: str) -> Callable[[], Register]:
     return load
 
 
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose commands refuse what they do not know themselves.
+
+    Left to itself argparse hands a command's unknown arguments up to the top
+    parser, which prints the top-level usage (``domicile play --timr 30`` showed
+    ``usage: domicile [-h] [--version] COMMAND ...``).  Here the command that
+    was given them (every subparser is of this class: ``add_subparsers`` makes
+    its parsers of the parent's class) prints its own usage and exits 2 as
+    argparse does, and any error of a command names the option a misspelt one
+    most likely meant (``did you mean --timer?``).
+    """
+
+    is_command = True
+    """False for the top-level ``domicile`` parser (set by :func:`_parser`)."""
+
+    _given: Sequence[str] = ()
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        self._given = list(sys.argv[1:] if args is None else args)
+        parsed, extras = super().parse_known_args(args, namespace)
+        if extras and self.is_command:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed, extras
+
+    def error(self, message: str) -> NoReturn:
+        guesses = misspelt_options(self, self._given) if self.is_command else []
+        if guesses:
+            message += f" (did you mean {' or '.join(guesses)}?)"
+        super().error(message)
+
+
+def misspelt_options(parser: argparse.ArgumentParser, given: Sequence[str]) -> list[str]:
+    """For each option in ``given`` that ``parser`` does not know, the one of its
+    own options it most likely meant (``--timr`` -> ``--timer``), if one is close."""
+    from difflib import get_close_matches  # only for a mistake: not on every start
+
+    options = parser._option_string_actions
+    # Compared without their dashes, which every option shares (`--foo` is no `--log`).
+    known = {option[2:]: option for option in options if option.startswith("--")}
+    guesses: list[str] = []
+    for word in given:
+        name = word.split("=", 1)[0]
+        if not name.startswith("--") or name == "--" or name in options:
+            continue
+        if any(option.startswith(name) for option in options):
+            continue  # an abbreviation argparse accepts
+        for guess in get_close_matches(name[2:], list(known), n=1):
+            if known[guess] not in guesses:
+                guesses.append(known[guess])
+    return guesses
+
+
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The ``domicile`` parser; with ``only``, just that command's subparser is built."""
     return _parser(_command_modules(only), only)
@@ -123,12 +178,14 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 def _parser(
     commands: dict[str, Callable[[], Register]], only: str | None
 ) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    top = _Parser(
         prog="domicile",
         description="Tortured Domicile: a provably fair LAN party deduction game.",
         epilog=exit_codes_help(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    top.is_command = False
+    parser: argparse.ArgumentParser = top  # the type the commands' `register` take
     parser.add_argument("--version", action="version", version=f"domicile-p2p {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, load in commands.items():
