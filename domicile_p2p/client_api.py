@@ -16,7 +16,7 @@ from domicile_p2p.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from domicile_p2p.bots import InvestigatorBot, Listener, Policy, make_policy
-    from domicile_p2p.cli import CommandError, Register, main, requested_command
+    from domicile_p2p.cli import CommandError, Register, main, reader_gone, requested_command
     from domicile_p2p.cli._browser_seats import (
         add_browser_seats_argument,
         check_browser_seats,
@@ -117,7 +117,9 @@ if TYPE_CHECKING:
 
 _EXPORTS: dict[str, str] = {
     **dict.fromkeys(("InvestigatorBot", "Listener", "Policy", "make_policy"), "bots"),
-    **dict.fromkeys(("CommandError", "Register", "main", "requested_command"), "cli"),
+    **dict.fromkeys(
+        ("CommandError", "Register", "main", "reader_gone", "requested_command"), "cli"
+    ),
     **dict.fromkeys(("apply_config",), "cli._config"),
     **dict.fromkeys(("add_timer_argument", "timer_from"), "cli._sandglass"),
     **dict.fromkeys(
@@ -322,6 +324,7 @@ __all__ = [
     "phrase",
     "qr_lines",
     "read_bytes",
+    "reader_gone",
     "requested_command",
     "serve_browser_seats",
     "split_lines",

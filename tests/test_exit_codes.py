@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import ast
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -70,3 +73,33 @@ def test_the_readme_shows_the_same_table() -> None:
     assert {int(code): meaning for code, meaning in rows.items()} == {
         code: " ".join(meaning.split()) for code, meaning in EXIT_CODES.items()
     }
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["paths"], ["completion", "bash"], ["pack", "check"], ["simulate", "--games", "2"]],
+    ids=" ".join,
+)
+def test_a_reader_that_stops_reading_ends_the_command_quietly(command: list[str]) -> None:
+    """``domicile paths | head -1``: the reader is gone before the command writes, as it is
+    when ``head`` has its line.  The command ends with 141 (a shell's 128 + SIGPIPE) and
+    says nothing: no traceback, no "Exception ignored" at the interpreter's exit."""
+    reading, writing = os.pipe()
+    os.close(reading)
+    try:
+        ran = subprocess.run(
+            [sys.executable, "-c", LAUNCH, *command],
+            stdout=writing,
+            stderr=subprocess.PIPE,
+            timeout=120,
+            check=False,
+        )
+    finally:
+        os.close(writing)
+    assert (ran.returncode, ran.stderr) == (cli.EXIT_PIPE_CLOSED, b"")
+
+
+LAUNCH = (
+    "import sys; from domicile_tui.launcher import run; sys.argv[0] = 'domicile'; sys.exit(run())"
+)
+"""The installed ``domicile`` (its console script calls this ``run``)."""

@@ -17,7 +17,7 @@ import logging
 import os
 import sys
 
-from domicile_p2p.client_api import Register, requested_command
+from domicile_p2p.client_api import Register, reader_gone, requested_command
 from domicile_p2p.client_api import main as game_main
 
 
@@ -69,12 +69,14 @@ def run() -> int:
     clean up, the process ends at once once its output is flushed (the interpreter's
     shutdown, freeing every module and object one by one, was ~8 ms of `domicile verify`)."""
     code = main()
+    try:
+        logging.shutdown()  # a --log file's last lines
+        sys.stdout.flush()  # what is still buffered: its reader may have gone (`| head`)
+        sys.stderr.flush()
+    except BrokenPipeError:
+        return reader_gone()
+    except OSError:
+        return code  # a full disk, say: the ordinary exit reports it
     if requested_command(sys.argv[1:]) in _LEAVE_NOTHING:
-        try:
-            logging.shutdown()  # a --log file's last lines
-            sys.stdout.flush()
-            sys.stderr.flush()
-        except OSError:
-            return code  # a closed pipe, say: the ordinary exit reports it as before
         os._exit(code)
     return code

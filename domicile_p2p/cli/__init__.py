@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.machinery
+import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import NoReturn
@@ -34,6 +35,7 @@ EXIT_REFUSED = 3
 EXIT_IDENTITY = 4
 EXIT_UNREACHABLE = 5
 EXIT_INTERRUPTED = 130
+EXIT_PIPE_CLOSED = 141
 
 EXIT_CODES: Mapping[int, str] = {
     EXIT_OK: "done (what was checked verifies; the game ended and verifies)",
@@ -44,8 +46,19 @@ EXIT_CODES: Mapping[int, str] = {
     EXIT_IDENTITY: "the host's identity changed (bot, watch)",
     EXIT_UNREACHABLE: "the host could not be reached (bot, watch)",
     EXIT_INTERRUPTED: "interrupted (Ctrl-C)",
+    EXIT_PIPE_CLOSED: "the reader of the output stopped reading (as `head -1` does)",
 }
 """Every exit code of every command, with what it means: ``--help`` and README show it."""
+
+
+def reader_gone() -> int:
+    """The output's reader closed it (``| head``): end quietly, as a shell tool does (128 +
+    SIGPIPE), with standard output pointed at nothing so that the interpreter's last flush
+    at exit has nowhere to fail."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return EXIT_PIPE_CLOSED
 
 
 def exit_codes_help() -> str:
@@ -276,3 +289,5 @@ def main(
     except KeyboardInterrupt:
         print(f"domicile {args.command}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        return reader_gone()

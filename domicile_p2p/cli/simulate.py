@@ -188,6 +188,14 @@ def _json(
     }
 
 
+class _Output(Console):
+    """Standard output whose reader may go (``| head``): the command ends as every command
+    does then (``cli.reader_gone``), not by Rich's own exit 1."""
+
+    def on_broken_pipe(self) -> None:
+        raise BrokenPipeError
+
+
 def _print_table(reports: Sequence[SimulationReport], pack: Pack) -> None:
     first = reports[0]
     table = Table(
@@ -218,8 +226,8 @@ def _print_table(reports: Sequence[SimulationReport], pack: Pack) -> None:
             f"{report.wrong_named_gives}/{report.ghost_gives}",
             f"{report.group_gives_split}/{report.group_gives_splittable}/{report.group_gives}",
         )
-    console = Console(file=sys.stdout)
+    console = _Output(file=sys.stdout)
     if not console.is_terminal:
         # Piped into a file or a README: no terminal width to fit, so do not wrap.
-        console = Console(file=sys.stdout, width=120)
+        console = _Output(file=sys.stdout, width=120)
     console.print(table)
