@@ -18,13 +18,13 @@ from domicile_p2p.net.adapters.host import HostConfig, start_host
 from domicile_p2p.rules import GHOST, Difficulty
 from domicile_p2p.transcript.verify import verify
 from domicile_tui.app import DomicileApp
-from domicile_tui.news import ChatLine
+from domicile_tui.news import ChatLine, LobbyInfo, SeatInfo
 from domicile_tui.screens.confirm import ConfirmScreen
 from domicile_tui.screens.end import EndScreen
 from domicile_tui.screens.ghost import GhostScreen
 from domicile_tui.screens.investigator import InvestigatorScreen
 from domicile_tui.screens.join import JoinScreen
-from domicile_tui.screens.lobby import LobbyScreen
+from domicile_tui.screens.lobby import LobbyScreen, rematch_hint
 from domicile_tui.status import SeatKind
 
 
@@ -155,6 +155,8 @@ async def test_the_hosts_n_opens_the_next_game_at_the_same_table_and_o_moves_the
         await wait_until(pilot, lambda: "Game 2" in _shown(app, "#lobby-hint"), "the hint")
         hint = _shown(app, "#lobby-hint")
         assert "Game 2 at the same table" in hint and "O: everyone moves round" in hint
+        assert "the table waits for you to start (Enter)" in hint
+        assert "Waiting for you" not in hint, "the owner is waited for, never waits for itself"
         await pilot.press("o")
         await wait_until(pilot, lambda: app.lobby is not None and app.lobby.your_seat == GHOST, "")
         lobby = app.lobby
@@ -226,3 +228,39 @@ async def test_the_owner_starts_without_a_guest_not_ready_who_may_then_watch(
             await app.session.close()  # type: ignore[union-attr]
     finally:
         await host.close()
+
+
+def _rematch_lobby(*, owner: bool, ready: tuple[bool, bool]) -> LobbyInfo:
+    """Game 2 at Bo's table: Bo (the owner, seat 1, not ready: the owner's Enter is its
+    ready) and Ann (seat 2), seen by Bo (``owner``) or by Ann."""
+    bo = SeatKind.YOU if owner else SeatKind.HUMAN
+    ann = SeatKind.HUMAN if owner else SeatKind.YOU
+    seats = (
+        SeatInfo(0, "Bot", SeatKind.BOT),
+        SeatInfo(1, "Bo", bo, ready=ready[0]),
+        SeatInfo(2, "Ann", ann, ready=ready[1]),
+    )
+    return LobbyInfo(
+        "Friday",
+        Difficulty.NORMAL,
+        seats,
+        your_seat=1 if owner else 2,
+        is_host=owner,
+        offline=False,
+        game=2,
+        can_start=owner,
+        can_rotate=owner,
+    )
+
+
+def test_the_rematch_lobby_tells_the_owner_what_it_does_and_the_guests_whom_they_wait_for() -> None:
+    # The owner Bo read "Waiting for you, Bo." (issue 23 §10): as if the table waited for Bo.
+    owner = rematch_hint(_rematch_lobby(owner=True, ready=(False, False))).plain
+    assert "Waiting for" not in owner and "Bo" not in owner
+    assert owner.endswith("Ann is not ready yet.")
+    owner = rematch_hint(_rematch_lobby(owner=True, ready=(False, True))).plain
+    assert owner.endswith("Everyone is ready: the table waits for you to start (Enter).")
+    guest = rematch_hint(_rematch_lobby(owner=False, ready=(False, True))).plain
+    assert guest.endswith("Waiting for Bo.")
+    guest = rematch_hint(_rematch_lobby(owner=False, ready=(False, False))).plain
+    assert guest.endswith("Waiting for Bo and you.")

@@ -137,11 +137,16 @@ def lobby_title(table_name: str) -> Content:
 
 
 def rematch_hint(lobby: LobbyInfo) -> Content:
-    """What the lobby of a table's next game waits for, and the keys that move it on."""
+    """What the lobby of a table's next game waits for, and the keys that move it on.
+
+    The owner is waited for by the others, never by itself: its Enter starts the game
+    (and says it is ready), so its own seat is no name in its list ("Waiting for you,
+    Bo." read as if the table were waiting for Bo, the owner)."""
     waiting = [
         "you" if info.kind is SeatKind.YOU else info.name
         for info in lobby.seats
-        if info.kind in (SeatKind.HUMAN, SeatKind.YOU) and not info.ready
+        if not info.ready
+        and (info.kind is SeatKind.HUMAN or (info.kind is SeatKind.YOU and not lobby.can_start))
     ]
     title = Content.styled(f"Game {lobby.game} at the same table. ", "bold $primary")
     if lobby.can_start:
@@ -149,12 +154,22 @@ def rematch_hint(lobby: LobbyInfo) -> Content:
             "Enter: start now (bots are always ready; whoever is not may watch instead). "
             "O: everyone moves round one seat (the next Ghost)."
         )
+        waits = (
+            f" {_listed(waiting)} {'is' if len(waiting) == 1 else 'are'} not ready yet."
+            if waiting
+            else " Everyone is ready: the table waits for you to start (Enter)."
+        )
     else:
         keys = "R: say you are ready (or no longer). It begins once everyone is."
-    waits = f" Waiting for {', '.join(waiting)}." if waiting else " Everyone is ready."
+        waits = f" Waiting for {_listed(waiting)}." if waiting else " Everyone is ready."
     if waiting and lobby.ready_timeout is not None:
         waits += f" A seat not ready within {lobby.ready_timeout:g} s is freed."
     return title + Content.styled(keys + waits, "$text")
+
+
+def _listed(names: list[str]) -> str:
+    """``names`` as a sentence says them: "Ann", "Ann and Bo", "Ann, Bo and Cy"."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 OPENING_HINT = Content.styled("Opening the table…", "italic $text-muted")
