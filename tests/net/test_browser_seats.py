@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
 import importlib.util
 import json
 import re
@@ -21,7 +22,10 @@ import pytest
 aiohttp = pytest.importorskip("aiohttp", reason="browser seats need the web extra")
 
 from domicile_p2p.cli import CommandError  # noqa: E402
-from domicile_p2p.cli._browser_seats import print_browser_seats  # noqa: E402
+from domicile_p2p.cli._browser_seats import (  # noqa: E402
+    print_browser_seats,
+    serve_browser_seats,
+)
 from domicile_p2p.cli.host import browser_seats_from, config_from, register  # noqa: E402
 from domicile_p2p.net.adapters.browser_seats import (  # noqa: E402
     QR_BORDER,
@@ -32,6 +36,7 @@ from domicile_p2p.net.adapters.browser_seats import (  # noqa: E402
     seat_environment,
 )
 from domicile_p2p.net.adapters.host import HostConfig, RunningHost, start_host  # noqa: E402
+from domicile_p2p.net.adapters.key_files import load_or_create_identity  # noqa: E402
 from domicile_p2p.net.join.codes import CODE_VARIABLE  # noqa: E402
 from domicile_p2p.packs import load_default_pack  # noqa: E402
 
@@ -366,3 +371,56 @@ async def test_each_seat_has_a_data_dir_of_its_own(served: Served) -> None:
     homes = [seat.data_dir for seat in served.seats.seats]
     assert len(set(homes)) == 2 and all(home.is_dir() for home in homes)
     assert all((home.stat().st_mode & 0o077) == 0 for home in homes)
+
+
+def browser_seat_keys(data_dir: Path) -> dict[str, str]:
+    """Each browser seat's data dir under ``data_dir``, with the key it holds."""
+    homes = sorted((data_dir / "browser-seats").glob("table-*/seat-*"))
+    return {
+        str(home.relative_to(data_dir)): load_or_create_identity(home).public_hex for home in homes
+    }
+
+
+async def test_a_resumed_table_serves_each_browser_seat_with_its_key_at_a_new_url(
+    tmp_path: Path,
+) -> None:
+    """``--resume`` with ``--browser-seats``: each seat keeps its data dir and so its key
+    (a seat it held is its own again), the table its code; the URLs are minted anew, so an
+    old one, photographed or left in a phone's history, opens nothing."""
+    config = HostConfig(
+        data_dir=tmp_path / "host",
+        name="Friday",
+        interface=LOOPBACK,
+        port=0,
+        investigators=2,
+        ghost_bot=True,
+        advertise=False,
+        pack=load_default_pack(),
+    )
+    first = await start_host(config)
+    try:
+        close, urls = await serve_browser_seats(first, 2, 0)
+        await close()
+        table = first.tables()[0]
+    finally:
+        await first.close()
+    keys = browser_seat_keys(config.data_dir)
+    assert len(keys) == 2
+    resumed = await start_host(dataclasses.replace(config, resume=True))
+    try:
+        close, new_urls = await serve_browser_seats(resumed, 2, 0)
+        try:
+            again = resumed.tables()[0]
+            assert (again.nameplate, again.code) == (table.nameplate, table.code)
+            assert browser_seat_keys(config.data_dir) == keys, "the same seats, the same keys"
+            assert not set(new_urls) & set(urls)
+            served_at = new_urls[0].rsplit("/s/", 1)[0]
+            async with client() as session:
+                for url in urls:  # an old seat's token, at the new server: nothing there
+                    token = url.rsplit("/s/", 1)[1]
+                    async with session.get(f"{served_at}/s/{token}") as response:
+                        assert response.status == 404
+        finally:
+            await close()
+    finally:
+        await resumed.close()
