@@ -611,6 +611,7 @@ def test_the_record_gives_what_the_loader_gives() -> None:
         "item": tuple(sorted(card.id for card in pack.items)),
         "dream": tuple(sorted(card.id for card in pack.dreams)),
     }
+    assert recorded.character_names == {card.id: card.name for card in pack.characters}
 
 
 @pytest.mark.parametrize("change", ["edited", "missing", "no record", "bad record"])

@@ -124,6 +124,30 @@ def test_every_check_runs_on_a_won_game_with_the_pack() -> None:
     assert report.not_checked == ()
 
 
+def test_the_culprit_is_named_by_the_packs_name_for_the_card_when_the_pack_is_known() -> None:
+    # The proof read "the culprit was char-14" to players (issue 23 §10).
+    names = {card: f"The Person {card[-2:]}" for card in CARDS.character}
+    named = verify(
+        transcript(honest_game(*WON)), pack=PackIdentity(PACK_ID, PACK_HASH, CARDS, names)
+    )
+    culprit = {c.name: c.detail for c in named.checks}[Check.CULPRIT.value]
+    assert culprit.startswith("the culprit was The Person ") and "char-" not in culprit
+    unnamed = verify(transcript(honest_game(*WON)))  # no pack: the card's id, all there is
+    assert {c.name: c.detail for c in unnamed.checks}[Check.CULPRIT.value].startswith(
+        "the culprit was char-"
+    )
+    # Words only: the checks (what an outsider's verifier is held to) are the same.
+    assert {c.name for c in named.checks} == {c.name for c in unnamed.checks} | {
+        Check.CARD_PACK.value
+    }
+
+
+def test_parsed_events_are_counted_in_a_players_words() -> None:
+    # "59 events, parsed by the caller" was the proof's first line in the client.
+    events = honest_game(*LOST)
+    assert verify(list(events)).checks[0].detail == f"{len(events)} events read"
+
+
 def test_a_lost_stage_one_game_says_why_the_culprit_was_not_checked() -> None:
     report = verify(transcript(honest_game(*LOST)))
     skipped = {n.name: n.detail for n in report.not_checked}

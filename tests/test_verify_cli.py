@@ -239,7 +239,9 @@ def test_verify_checks_the_built_in_pack_from_its_record(
     from domicile_p2p.transcript import packref
 
     recorded = packref.PackIdentity.builtin()
-    assert recorded == packref.PackIdentity.of(load_default_pack())
+    loaded = packref.PackIdentity.of(load_default_pack())
+    assert recorded == loaded
+    assert recorded.character_names == loaded.character_names  # the culprit's name, recorded
     capsys.readouterr()
     with_record = run(capsys, str(played), "--json")
     monkeypatch.setattr(packref, "recorded_default", lambda: None)  # as if the pack was edited

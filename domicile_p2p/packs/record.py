@@ -48,16 +48,22 @@ CARD_KINDS: Final = ("character", "location", "item", "dream")
 
 
 class RecordedPack:
-    """A pack's id, content hash and card ids (sorted, per kind), as recorded."""
+    """A pack's id, content hash and card ids (sorted, per kind), as recorded, and its
+    character cards' names by id (for the verifier's words: who the culprit was)."""
 
-    __slots__ = ("cards", "content_hash", "id")
+    __slots__ = ("cards", "character_names", "content_hash", "id")
 
     def __init__(
-        self, pack_id: str, content_hash: str, cards: Mapping[str, tuple[str, ...]]
+        self,
+        pack_id: str,
+        content_hash: str,
+        cards: Mapping[str, tuple[str, ...]],
+        character_names: Mapping[str, str],
     ) -> None:
         self.id = pack_id
         self.content_hash = content_hash
         self.cards = cards
+        self.character_names = character_names
 
 
 def files_digest(directory: Path) -> str | None:
@@ -86,8 +92,9 @@ def recorded_default() -> RecordedPack | None:
         record = json.loads(RECORD_FILE.read_bytes())
         files, pack_id, content_hash = record["files"], record["id"], record["content_hash"]
         cards = {kind: tuple(record["cards"][kind]) for kind in CARD_KINDS}
+        names = {str(card): str(name) for card, name in record["character_names"].items()}
     except (OSError, ValueError, KeyError, TypeError):
         return None
     if files != files_digest(DEFAULT_PACK_DIR):
         return None
-    return RecordedPack(pack_id, content_hash, cards)
+    return RecordedPack(pack_id, content_hash, cards, names)

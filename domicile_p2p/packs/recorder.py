@@ -32,8 +32,13 @@ def default_record_text() -> str:
         "id": pack.id,
         "content_hash": pack.content_hash,
         "cards": {kind: sorted(card.id for card in cards[kind]) for kind in CARD_KINDS},
+        "character_names": {card.id: card.name for card in sorted(pack.characters, key=_id)},
     }
     return json.dumps(value, indent=1, ensure_ascii=False) + "\n"
+
+
+def _id(card: InvestigatorCard) -> str:
+    return card.id
 
 
 def main() -> int:

@@ -13,8 +13,8 @@ the loader is imported only when the record does not hold.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from domicile_p2p.packs.record import recorded_default
@@ -26,6 +26,11 @@ class _Card(Protocol):
     def id(self) -> str: ...
 
 
+class _NamedCard(_Card, Protocol):
+    @property
+    def name(self) -> str: ...
+
+
 class PackLike(Protocol):
     """The parts of ``domicile_p2p.packs.Pack`` a transcript refers to."""
 
@@ -34,7 +39,7 @@ class PackLike(Protocol):
     @property
     def content_hash(self) -> str: ...
     @property
-    def characters(self) -> Sequence[_Card]: ...
+    def characters(self) -> Sequence[_NamedCard]: ...
     @property
     def locations(self) -> Sequence[_Card]: ...
     @property
@@ -54,15 +59,23 @@ def card_lists(pack: PackLike) -> CardLists:
 
 @dataclass(frozen=True, slots=True)
 class PackIdentity:
-    """A pack as a transcript names it."""
+    """A pack as a transcript names it (and its characters' names, to say who did it)."""
 
     id: str
     hash: str
     cards: CardLists
+    character_names: Mapping[str, str] = field(default_factory=dict, compare=False)
+    """Each character card's name by its id (``{}``: not known; the verifier says the
+    culprit's card id then).  Words for people, not part of what is checked."""
 
     @classmethod
     def of(cls, pack: PackLike) -> PackIdentity:
-        return cls(pack.id, pack.content_hash, card_lists(pack))
+        names = {card.id: card.name for card in pack.characters}
+        return cls(pack.id, pack.content_hash, card_lists(pack), names)
+
+    def character_name(self, card: str) -> str:
+        """The name of character card ``card``, or its id when the name is not known."""
+        return self.character_names.get(card, card)
 
     @classmethod
     def builtin(cls) -> PackIdentity:
@@ -74,4 +87,4 @@ class PackIdentity:
             return cls.of(load_default_pack())
         cards = recorded.cards
         lists = CardLists(cards["character"], cards["location"], cards["item"], cards["dream"])
-        return cls(recorded.id, recorded.content_hash, lists)
+        return cls(recorded.id, recorded.content_hash, lists, recorded.character_names)

@@ -251,7 +251,7 @@ class _Verification:
                 self.events = list(source)
                 if not self.events:
                     raise _Stop(Check.FORMAT, None, None, "there are no events")
-                self.ok(Check.FORMAT, f"{len(self.events)} events, parsed by the caller")
+                self.ok(Check.FORMAT, f"{len(self.events)} events read")
             self._genesis()
             self._pack()
             self._authenticity_then_game()
@@ -545,6 +545,8 @@ class _Verification:
             secrets = final.secrets
             assert secrets is not None
             culprit = secrets.column(secrets.culprit).character
+            if self.pack is not None:  # the pack was checked: its name for the card
+                culprit = self.pack.character_name(culprit)
             named = "named" if final.outcome is Outcome.WON else "not named"
             self.ok(
                 Check.CULPRIT,
