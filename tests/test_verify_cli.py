@@ -332,3 +332,23 @@ def test_the_schemas_annotations_are_objects_not_text() -> None:
     for struct in structs:
         for name, annotation in struct.__annotations__.items():
             assert not isinstance(annotation, str), (struct.__name__, name)
+
+
+def test_watch_checks_the_card_pack_as_verify_does(played: Path) -> None:
+    # `domicile watch` said "the card pack was not checked" where verify checks the
+    # built-in pack (issue 23 §10): both choose the pack through one function.
+    from domicile_p2p.cli import build_parser
+    from domicile_p2p.cli._packs import chosen_pack
+    from domicile_p2p.transcript.files import parse_transcript
+    from domicile_p2p.transcript.packref import PackIdentity
+    from domicile_p2p.transcript.verify import verify
+
+    table = ["--connect", "wss://127.0.0.1:1", "--code", "3-owl-quill"]
+    parser = build_parser("watch")
+    for args, verify_args in (([], []), (["--no-pack"], ["--no-pack"])):
+        watching = chosen_pack(parser.parse_args(["watch", *table, *args]))
+        verifying = build_parser("verify").parse_args(["verify", "f", *verify_args])
+        assert watching == chosen_pack(verifying)
+    assert chosen_pack(parser.parse_args(["watch", *table])) == PackIdentity.builtin()
+    with_pack = verify(parse_transcript(played.read_bytes()), pack=PackIdentity.builtin())
+    assert with_pack.valid and PACK_NOT_CHECKED not in with_pack.summary

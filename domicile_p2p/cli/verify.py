@@ -23,6 +23,7 @@ from typing import Any
 
 from domicile_p2p.canonical import CanonicalError, decode
 from domicile_p2p.cli import CommandError
+from domicile_p2p.cli._packs import PackUnloadable, add_pack_options, pack_to_check
 from domicile_p2p.text import inert
 from domicile_p2p.transcript.batch import MAX_JOBS
 from domicile_p2p.transcript.errors import Check, NotATranscript
@@ -48,15 +49,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument("file", metavar="FILE", help="the transcript (JSON Lines)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    which = parser.add_mutually_exclusive_group()
-    which.add_argument(
-        "--pack", metavar="DIR", help="the card pack the game was played with (default: built-in)"
-    )
-    which.add_argument(
-        "--no-pack",
-        action="store_true",
-        help="skip the card pack check (the transcript lists every card id the other checks need)",
-    )
+    add_pack_options(parser)
     parser.add_argument(
         "--jobs",
         type=_jobs,
@@ -99,7 +92,7 @@ def verify_file(
         data = read_bytes(path)
         check_version(data)
         pack = None if no_pack else _pack_for(data, pack_dir, announce_warnings)
-    except (NotATranscript, _PackMismatch) as exc:
+    except (NotATranscript, PackUnloadable) as exc:
         raise CannotVerify(str(exc)) from None
     return data, verify(data, pack=pack, jobs=jobs)
 
@@ -123,10 +116,6 @@ def run(args: argparse.Namespace) -> int:
     return 0 if report.valid else 1
 
 
-class _PackMismatch(Exception):
-    """The game was played with another card pack than the one at hand."""
-
-
 def _pack_for(data: bytes, directory: str | None, announce: bool) -> PackIdentity | None:
     """The pack to check against (``--pack DIR`` or the built-in one), or ``None`` when the
     genesis does not even name one."""
@@ -135,17 +124,7 @@ def _pack_for(data: bytes, directory: str | None, announce: bool) -> PackIdentit
         return None  # the genesis is malformed: verify says so
     # A pack other than the one the genesis names is not refused here: the card pack
     # check (3) fails, naming both, and the exit status is 1.
-    return PackIdentity.builtin() if directory is None else _load(directory, announce)
-
-
-def _load(directory: str, announce: bool) -> PackIdentity:
-    """The identity of the pack in ``directory`` (the loader is imported for ``--pack`` only)."""
-    from domicile_p2p.packs import PackError, load_pack
-
-    try:
-        return PackIdentity.of(load_pack(directory, announce_warnings=announce))
-    except PackError as exc:
-        raise _PackMismatch(f"cannot load the card pack: {exc}") from None
+    return pack_to_check(directory, announce_warnings=announce)
 
 
 def _named_pack(data: bytes) -> tuple[str, str] | None:

@@ -8,7 +8,9 @@ and prints each event as the host publishes it, after checking it as every
 player's client does (the hash chain, the signatures, the rules, and the
 other seats' signed chain heads).  It gets what every seat gets: the public
 events, which hold no secret before the Ghost's reveal.  When the game is
-over it verifies the whole transcript and writes it to ``--transcript``,
+over it verifies the whole transcript (with the card pack check, against the
+built-in pack, ``--pack DIR`` or none with ``--no-pack``, as ``domicile
+verify`` does) and writes it to ``--transcript``,
 byte for byte the host's archive of the game.  It may join at any time:
 in the lobby, mid-game (it catches up from the first event) or after the end.
 A spectator cannot act or chat.
@@ -24,7 +26,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 
-from domicile_p2p.cli import EXIT_INVALID
+from domicile_p2p.cli import EXIT_INVALID, CommandError
 from domicile_p2p.cli._network import (
     add_games_options,
     add_table_options,
@@ -36,11 +38,13 @@ from domicile_p2p.cli._network import (
     peer_client,
     table_code,
 )
+from domicile_p2p.cli._packs import PackUnloadable, add_pack_options, chosen_pack
 from domicile_p2p.net.adapters.bot import BotOutcome
 from domicile_p2p.net.adapters.spectator import watch_table
 from domicile_p2p.net.sessions.peer import PeerSession
 from domicile_p2p.text import inert
 from domicile_p2p.transcript import Event
+from domicile_p2p.transcript.packref import PackIdentity
 from domicile_p2p.transcript.schema import ChatBody, GenesisBody
 
 
@@ -58,6 +62,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--quiet", action="store_true", help="print only the verification at the end"
     )
+    add_pack_options(parser)
     parser.set_defaults(handler=run)
 
 
@@ -78,7 +83,11 @@ class EventPrinter:
         print(f"{event.seq:>5}  {event.kind.value}{who}{said}", flush=True)
 
 
-async def spectate(args: argparse.Namespace) -> tuple[BotOutcome, list[BotOutcome]]:
+async def spectate(
+    args: argparse.Namespace, pack: PackIdentity | None
+) -> tuple[BotOutcome, list[BotOutcome]]:
+    """Watch the table ``args`` name; each game is verified against ``pack`` (``None``:
+    no card pack check)."""
     code = table_code(args)
     session = PeerSession(
         identity_of(args),
@@ -91,14 +100,18 @@ async def spectate(args: argparse.Namespace) -> tuple[BotOutcome, list[BotOutcom
     client = peer_client(args, session)
     games: list[BotOutcome] = []
     printer = None if args.quiet else EventPrinter()
-    last = await watch_table(client, printer, game_ended(args, games))
+    last = await watch_table(client, printer, game_ended(args, games), pack=pack)
     return last, games
 
 
 def run(args: argparse.Namespace) -> int:
     games_wanted(args)  # refuses a negative --games before anything connects
+    try:  # the card pack to check each game against, as `domicile verify` checks it
+        pack = chosen_pack(args)
+    except PackUnloadable as exc:
+        raise CommandError(str(exc)) from None
     with network_errors():
-        outcome, games = asyncio.run(spectate(args))
+        outcome, games = asyncio.run(spectate(args, pack))
     keep_transcript(args, outcome.events)
     if not games:  # no game ended (a table that never started): say what there is
         print(outcome.report.summary)

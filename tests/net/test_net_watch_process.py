@@ -103,6 +103,8 @@ async def test_a_spectator_process_joining_mid_game_writes_the_hosts_archive_byt
     printed = [line for line in out.splitlines() if line[:5].strip().isdigit()]
     assert len(printed) == len(outcome.events), "one line per event, live"
     assert " lock " in out, "the events are printed with what they are"
+    # It checks the card pack as `domicile verify` does: against the built-in one.
+    assert "VALID" in out and "card pack was not checked" not in out, out[-600:]
     verified = subprocess.run(
         domicile("verify", str(watched)), capture_output=True, text=True, env=environment()
     )

@@ -33,6 +33,7 @@ from domicile_p2p.packs import Pack, load_default_pack
 from domicile_p2p.rules import GHOST, Chat, GameState, RuleError
 from domicile_p2p.transcript import Event, Replica, SignedAction
 from domicile_p2p.transcript.errors import AgentMisuse
+from domicile_p2p.transcript.packref import PackIdentity
 from domicile_p2p.transcript.schema import ChatBody
 from domicile_p2p.transcript.verify import VerifyReport, verify
 
@@ -207,33 +208,40 @@ def _talk_budget() -> TokenBucket:
     return TokenBucket(limits.chat_rate, limits.chat_burst - 1)
 
 
-def outcome_of(session: PeerSession) -> BotOutcome:
-    """The transcript ``session`` holds now (a seat's or a spectator's), verified as a whole."""
-    return replica_outcome(session.player.replica)
+def outcome_of(session: PeerSession, pack: PackIdentity | None = None) -> BotOutcome:
+    """The transcript ``session`` holds now (a seat's or a spectator's), verified as a whole
+    (against ``pack`` when given: ``verify``'s card pack check)."""
+    return replica_outcome(session.player.replica, pack)
 
 
-def replica_outcome(replica: Replica | None) -> BotOutcome:
-    """One game's transcript as a seat holds it, verified."""
+def replica_outcome(replica: Replica | None, pack: PackIdentity | None = None) -> BotOutcome:
+    """One game's transcript as a seat holds it, verified (against ``pack`` when given)."""
     if replica is None:
-        return BotOutcome((), verify([]))
+        return BotOutcome((), verify([], pack=pack))
     events = replica.events
-    return BotOutcome(tuple(events), verify(list(events)), replica.game_id)
+    return BotOutcome(tuple(events), verify(list(events), pack=pack), replica.game_id)
 
 
 class GamesEnded:
     """Hands each game ``session`` has seen end to ``on_game`` once, verified, oldest first
     (call it whenever the session may have moved on)."""
 
-    def __init__(self, session: PeerSession, on_game: Callable[[BotOutcome], None] | None):
+    def __init__(
+        self,
+        session: PeerSession,
+        on_game: Callable[[BotOutcome], None] | None,
+        pack: PackIdentity | None = None,
+    ):
         self.session = session
         self.on_game = on_game
+        self.pack = pack
         self.reported = 0
 
     def __call__(self) -> None:
         over = games_over(self.session)
         for replica in over[self.reported :]:
             if self.on_game is not None:
-                self.on_game(replica_outcome(replica))
+                self.on_game(replica_outcome(replica, self.pack))
         self.reported = len(over)
 
 

@@ -17,6 +17,7 @@ from domicile_p2p.net.adapters.bot import BotOutcome, GamesEnded, outcome_of
 from domicile_p2p.net.adapters.client import PeerClient
 from domicile_p2p.net.sessions.peer import PeerSession
 from domicile_p2p.transcript import Event
+from domicile_p2p.transcript.packref import PackIdentity
 
 EventSink = Callable[[Event], None]
 GameSink = Callable[[BotOutcome], None]
@@ -45,14 +46,19 @@ class _Feed:
 
 
 async def watch_table(
-    client: PeerClient, on_event: EventSink | None = None, on_game: GameSink | None = None
+    client: PeerClient,
+    on_event: EventSink | None = None,
+    on_game: GameSink | None = None,
+    *,
+    pack: PackIdentity | None = None,
 ) -> BotOutcome:
-    """Watch until the session is done (or a fatal error, raised); the last game, verified."""
+    """Watch until the session is done (or a fatal error, raised); the last game, verified
+    (against ``pack`` when given, as ``domicile verify`` checks the card pack)."""
     if not client.session.watch:
         raise ValueError("watch_table takes a spectator's session (PeerSession(watch=True))")
     runner = asyncio.create_task(client.run())
     feed = _Feed(on_event)
-    ended = GamesEnded(client.session, on_game)
+    ended = GamesEnded(client.session, on_game, pack)
     seen = -1
 
     def news() -> None:
@@ -72,4 +78,4 @@ async def watch_table(
     finally:
         if not runner.done():
             runner.cancel()
-    return outcome_of(client.session)
+    return outcome_of(client.session, pack)
