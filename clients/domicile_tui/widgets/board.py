@@ -30,18 +30,27 @@ def _centre(widget: Widget, board: Widget) -> Offset:
 
 
 def neighbour(
-    current: Widget, candidates: list[Widget], direction: str, board: Widget
+    current: Widget,
+    candidates: list[Widget],
+    direction: str,
+    board: Widget,
+    *,
+    in_columns: bool = False,
 ) -> Widget | None:
     """The candidate nearest to ``current`` in ``direction`` (``up``, ``down``, ...), if any.
 
     Distance along the direction counts once, distance across it three
     times, so "down" prefers the card right below over one diagonally nearer.
+    With ``in_columns`` up and down keep to ``current``'s column (its parent): past a
+    column's end they go nowhere, rather than to the next column's cards below it.
     """
     dx, dy = _DIRECTIONS[direction]
     here = _centre(current, board)
     best: tuple[int, Widget] | None = None
     for widget in candidates:
         if widget is current:
+            continue
+        if in_columns and dy and widget.parent is not current.parent:
             continue
         there = _centre(widget, board)
         along = (there.x - here.x) * dx + (there.y - here.y) * dy
@@ -63,6 +72,10 @@ class Board(VerticalScroll, can_focus=False):
     burst were already sent to whatever had the focus *then*.  (``tmux send-keys Down Down``
     moved one card, and the second Down of "Down Enter" chose the card it came from.)
     """
+
+    IN_COLUMNS: ClassVar[bool] = False
+    """The tiles stand in columns (each its own container): up and down keep to a tile's
+    column (see :func:`neighbour`)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("up", "move('up')", "Up", show=False, priority=True),
@@ -87,6 +100,6 @@ class Board(VerticalScroll, can_focus=False):
         if focused is None or focused not in tiles:
             screen.set_focus(tiles[0])
             return
-        target = neighbour(focused, tiles, direction, self)
+        target = neighbour(focused, tiles, direction, self, in_columns=self.IN_COLUMNS)
         if target is not None:
             screen.set_focus(target)

@@ -37,6 +37,8 @@ def card_dom_id(card_id: str) -> str:
 class Tableau(Board):
     """The tableau as cards.  Choosing a card posts :class:`CardTile.Chosen`."""
 
+    IN_COLUMNS = True  # a column shorter than the next (its cards found) ends at its last card
+
     view: reactive[View | None] = reactive(None)
 
     def __init__(self, pack: Pack, *, watching: bool = False, id: str | None = None) -> None:
