@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from screen_text import screen_lines
 from test_tui_snapshots import at_the_end
-from tui_support import clairvoyant_app, settle
+from tui_support import settle, stage_two_app
 
 SIZES = [(80, 24), (120, 36)]
 
@@ -15,7 +15,7 @@ SIZES = [(80, 24), (120, 36)]
 async def test_the_end_shows_the_verdict_the_six_words_and_where_it_is_kept_at_once(
     size: tuple[int, int],
 ) -> None:
-    app = clairvoyant_app(plain_ghost=True)
+    app = stage_two_app(plain_ghost=True)
     async with app.run_test(size=size) as pilot:
         await at_the_end(pilot)
         await settle(pilot)
@@ -26,7 +26,7 @@ async def test_the_end_shows_the_verdict_the_six_words_and_where_it_is_kept_at_o
 
 
 async def test_the_proof_scrolls_to_its_last_check_with_the_keys_at_once() -> None:
-    app = clairvoyant_app(plain_ghost=True)
+    app = stage_two_app(plain_ghost=True)
     async with app.run_test(size=(80, 24)) as pilot:
         await at_the_end(pilot)
         await settle(pilot)

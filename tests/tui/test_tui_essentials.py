@@ -23,7 +23,7 @@ from test_tui_snapshots import (
     in_the_lobby,
 )
 from textual.pilot import Pilot
-from tui_support import PACK, begin, clairvoyant_app, make_app, settle, view_of, wait_until
+from tui_support import PACK, begin, make_app, settle, stage_two_app, view_of, wait_until
 
 from domicile_p2p.rules import CATEGORY_ORDER
 from domicile_tui.app import DomicileApp
@@ -190,8 +190,8 @@ SCENES: dict[str, Scene] = {
     "Investigator": (lambda: make_app(plain_bots=True), investigator_table),
     "Ghost": (lambda: make_app(Role.GHOST, plain_bots=True), behind_the_ghosts_screen),
     "Séance": (lambda: make_app(plain_bots=True), at_the_seance),
-    "Stage Two": (lambda: clairvoyant_app(plain_ghost=True), a_second_day_of_stage_two),
-    "End": (lambda: clairvoyant_app(plain_ghost=True), at_the_end),
+    "Stage Two": (lambda: stage_two_app(plain_ghost=True), a_second_day_of_stage_two),
+    "End": (lambda: stage_two_app(plain_ghost=True), at_the_end),
 }
 
 KEY_LABEL = {"D": "d Dreams", "T": "t Talk", "End": ""}

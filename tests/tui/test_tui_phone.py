@@ -172,12 +172,12 @@ async def test_a_tap_on_another_card_leaves_the_footer_s_keys_in_place() -> None
 @pytest.mark.slow
 async def test_stage_two_on_a_phone_reads_every_card_of_every_case_in_full() -> None:
     from test_tui_snapshots import into_stage_two
-    from tui_support import clairvoyant_app
+    from tui_support import stage_two_app
 
     from domicile_tui.screens.culprit import CulpritScreen
     from domicile_tui.widgets.grouped import GroupedTableau
 
-    app = clairvoyant_app(plain_ghost=True)
+    app = stage_two_app(plain_ghost=True)
     async with app.run_test(size=PHONES["40x30"]) as pilot:
         await into_stage_two(pilot)
         screen = app.screen

@@ -218,11 +218,11 @@ def test_the_viewer_shows_domicile_verify_s_own_verdict() -> None:
 @pytest.mark.slow
 async def test_the_end_screen_tells_the_game_day_by_day() -> None:
     from test_tui_snapshots import at_the_end
-    from tui_support import clairvoyant_app
+    from tui_support import stage_two_app
 
     from domicile_tui.screens.end import EndScreen
 
-    app = clairvoyant_app(plain_ghost=True)
+    app = stage_two_app(plain_ghost=True)
     async with app.run_test(size=SIZE) as pilot:
         await at_the_end(pilot)
         verification = app.verification

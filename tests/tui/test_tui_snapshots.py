@@ -16,11 +16,11 @@ import pytest
 from textual.pilot import Pilot
 from tui_support import (
     begin,
-    clairvoyant_app,
     close_seance,
     make_app,
     secrets_of,
     settle,
+    stage_two_app,
     turns,
     view_of,
     wait_until,
@@ -156,9 +156,9 @@ SCENES: dict[str, Scene] = {
     "card": (lambda: make_app(plain_bots=True), reading_a_card),
     "ghost": (lambda: make_app(Role.GHOST, plain_bots=True), behind_the_ghosts_screen),
     "seance": (lambda: make_app(plain_bots=True), at_the_seance),
-    "stage_two": (lambda: clairvoyant_app(plain_ghost=True), into_stage_two),
-    "stage_two_day_two": (lambda: clairvoyant_app(plain_ghost=True), a_second_day_of_stage_two),
-    "end": (lambda: clairvoyant_app(plain_ghost=True), at_the_end),
+    "stage_two": (lambda: stage_two_app(plain_ghost=True), into_stage_two),
+    "stage_two_day_two": (lambda: stage_two_app(plain_ghost=True), a_second_day_of_stage_two),
+    "end": (lambda: stage_two_app(plain_ghost=True), at_the_end),
 }
 SIZES = {"120x36": (120, 36), "80x24": (80, 24)}
 

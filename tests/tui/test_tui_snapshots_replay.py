@@ -15,7 +15,7 @@ import pytest
 from replay_support import builtin_game, replay_app
 from test_tui_snapshots import at_the_end
 from textual.pilot import Pilot
-from tui_support import clairvoyant_app, settle, wait_until
+from tui_support import settle, stage_two_app, wait_until
 
 from domicile_tui.app import DomicileApp
 from domicile_tui.screens.recap import RecapScreen
@@ -43,7 +43,7 @@ async def replaying_day_two(pilot: Pilot[Any]) -> None:
 
 
 SCENES: dict[str, Scene] = {
-    "recap": (lambda: clairvoyant_app(plain_ghost=True), reading_the_recap),
+    "recap": (lambda: stage_two_app(plain_ghost=True), reading_the_recap),
     "replay": (lambda: replay_app(builtin_game(), None), replaying_day_two),
 }
 SIZES = {"120x36": (120, 36), "80x24": (80, 24)}

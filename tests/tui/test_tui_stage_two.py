@@ -7,7 +7,7 @@ from types import SimpleNamespace
 import pytest
 from screen_text import screen_lines
 from test_tui_snapshots import a_second_day_of_stage_two
-from tui_support import clairvoyant_app, view_of
+from tui_support import stage_two_app, view_of
 
 from domicile_p2p.rules import Phase
 from domicile_tui.screens.culprit import CulpritScreen, dreams_by_day
@@ -16,7 +16,7 @@ from domicile_tui.widgets.dream import DreamTile
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 36)])
 async def test_todays_dreams_come_first_and_the_days_are_labelled(size: tuple[int, int]) -> None:
-    app = clairvoyant_app(plain_ghost=True)
+    app = stage_two_app(plain_ghost=True)
     async with app.run_test(size=size) as pilot:
         await a_second_day_of_stage_two(pilot)
         state = view_of(app).state

@@ -13,6 +13,8 @@ import shutil
 import tempfile
 import time
 from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
@@ -26,11 +28,13 @@ from domicile_p2p.rules import Difficulty, GhostKnowledge, Phase, View
 from domicile_p2p.transcript.selfplay import PlainPolicy
 from domicile_tui.app import DomicileApp
 from domicile_tui.connect import TableDoor
+from domicile_tui.local_game import LocalGame
 from domicile_tui.news import SessionEvent
-from domicile_tui.offline import OfflineTable
+from domicile_tui.offline import KEPT_GAMES, OfflineTable
 from domicile_tui.pacing import BotPace
 from domicile_tui.screens.seance import SeanceScreen
 from domicile_tui.session import Role, TableSession, TableSettings
+from domicile_tui.tutorial_table import play_out_stage_one
 
 PACK: Pack = load_default_pack()
 SEED = 7
@@ -290,11 +294,13 @@ def clairvoyant_app(
     seed: int = SEED,
     plain_ghost: bool = False,
     seance_step: float = 0.0,
+    prelude: Callable[[LocalGame], None] | None = None,
 ) -> DomicileApp:
     """An app whose bot investigators know their answers.
 
     The Ghost is the real bot, or with ``plain_ghost`` the protocol's plain
     player (which never changes, so snapshots do not move when the bots improve).
+    ``prelude`` plays each game forward before the player sees it (:class:`PreparedDoor`).
     """
     holder: list[DomicileApp] = []
 
@@ -304,13 +310,14 @@ def clairvoyant_app(
         return Clairvoyant(seat, lambda: secrets_of(holder[0]))
 
     app = DomicileApp(
-        TableDoor(
+        PreparedDoor(
             PACK,
             pace=BotPace(0),
             seed=seed,
             lan=False,
             data_dir=DATA_DIR,
             policy_factory=policies,
+            prelude=prelude,
         ),
         defaults=settings(role),
         open_at_once=True,
@@ -338,3 +345,35 @@ def rendered(widget: Any) -> str:
     """The plain text a Static (or any widget with ``render``) shows."""
     content = widget.render()
     return str(getattr(content, "plain", content))
+
+
+@dataclass(frozen=True, slots=True)
+class PreparedDoor(TableDoor):
+    """An offline door whose games are played forward by ``prelude`` before the player sees
+    them, at the engine's speed (no app, no pauses): a test that is about a late position
+    starts there instead of playing every day through Pilot.  The game is the same real
+    game (every move signed, ordered and checked, the transcript whole and verified)."""
+
+    prelude: Callable[[LocalGame], None] | None = None
+
+    def offline(self, settings: TableSettings) -> TableSession:
+        return OfflineTable(
+            settings,
+            self.pack,
+            pace=self.pace,
+            seed=self.seed,
+            identity=partial(TableDoor.identity, self),
+            policy_factory=self.policy_factory,
+            keep_in=self.home / KEPT_GAMES,
+            sleep=self.glass_sleep,
+            prelude=self.prelude,
+        )
+
+
+def stage_two_app(*, seed: int = SEED, plain_ghost: bool = False) -> DomicileApp:
+    """:func:`clairvoyant_app` whose game opens at Stage Two: every investigator's Stage One
+    is played in the core first, each finding its own column's cards as the
+    :class:`Clairvoyant` does (the tutorial's Stage Two chapter begins so), its séances
+    included.  Stage One through the app's keys and clicks is
+    ``test_tui_flows.py::test_stage_two_the_group_agrees_on_the_culprit_and_wins``'s."""
+    return clairvoyant_app(seed=seed, plain_ghost=plain_ghost, prelude=play_out_stage_one)
