@@ -18,6 +18,7 @@ import contextlib
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -723,6 +724,12 @@ class DomicileApp(App[None]):
         if self._untold and self._untold[0] is self._telling:
             self._untold.popleft()
         self._telling = None
+        if not self._untold and self.session is not None and self.session.seance_seen():
+            # The table turns the next glass now that this player has seen the séance.
+            now = self.clock()
+            self._next_glass_from = None
+            if self.glass is not None and self.glass.began > now:
+                self.glass = replace(self.glass, began=now)
         self._show_what_is_told()
         self.route()
 

@@ -447,6 +447,9 @@ class NetworkTable:
             return
         await client.set_ready(ready)
 
+    def seance_seen(self) -> bool:
+        return False  # the host turns the next glass SEANCE_SEEN_WITHIN after the séance
+
     async def rotate_seats(self) -> None:
         host = self._host
         if host is None:

@@ -92,7 +92,9 @@ class OfflineTable:
         self._glass: tuple[tuple[int, int], asyncio.Task[None]] | None = None
         """The investigation whose sand-glass runs, and the wait for it to run out."""
         self._seance_at: float | None = None
-        """When the last séance was played (the next glass waits for everyone to see it)."""
+        """When the last séance was told, until the player has seen it (``seance_seen``)."""
+        self._glass_waits = False
+        """The glass under way waits for the player to see the séance before it runs."""
 
     @property
     def game(self) -> LocalGame | None:
@@ -225,6 +227,16 @@ class OfflineTable:
         self._turn_glass(game)
         self._changed.set()
 
+    def seance_seen(self) -> bool:
+        """The player has seen the séances: the next glass turns without waiting for
+        ``SEANCE_SEEN_WITHIN`` (and one already waiting for it turns now)."""
+        self._seance_at = None
+        game = self._game
+        if game is not None and self._glass_waits:
+            self._stop_glass()
+            self._turn_glass(game)
+        return True
+
     def _turn_glass(self, game: LocalGame) -> None:
         """Turn the sand-glass when an investigation begins (this table is its host: it calls
         time, as a network host does); put it away when the investigation ends first."""
@@ -241,16 +253,18 @@ class OfflineTable:
                 wait = max(0.0, seen - asyncio.get_running_loop().time())
             task = asyncio.create_task(self._glass_runs(game, investigation, timer + wait))
             self._glass = (investigation, task)
+            self._glass_waits = wait > 0
 
     async def _glass_runs(
         self, game: LocalGame, investigation: tuple[int, int], timer: float
     ) -> None:
         await self._sleep(timer)
         if game is self._game and game.investigation == investigation:
-            self._glass = None  # run out: calling time ends this investigation
+            self._glass, self._glass_waits = None, False  # run out: time ends this investigation
             self._tell(game.time_up())
 
     def _stop_glass(self) -> None:
+        self._glass_waits = False
         if self._glass is not None:
             self._glass[1].cancel()
             self._glass = None

@@ -10,7 +10,9 @@ empty once the host's ``time-up`` comes (a client that came back in the
 middle of an investigation started its glass full, and learns it only then);
 and when this client's count ends first, the glass shows empty until the
 host calls time.  After a séance both wait the same moment before they turn the next
-glass (``SEANCE_SEEN_WITHIN``), counted from the séance's event.
+glass (``SEANCE_SEEN_WITHIN``), counted from the séance's event; a table on this laptop
+turns it as soon as its player has seen the séance (``TableSession.seance_seen``), and
+the app turns its own then too.
 
 :func:`follow` is pure: the app hands it each new view of the game, the
 action that led there and the time on its own clock, and keeps the

@@ -148,6 +148,13 @@ class TableSession(Protocol):
     async def rotate_seats(self) -> None:
         """The owner, in the lobby of the table's next game: everyone moves round one seat."""
 
+    def seance_seen(self) -> bool:
+        """This player has seen every séance told so far (closed it, or it passed by
+        itself).  Whether the table turns the next sand-glass at once for it: a table on
+        this laptop does (its one person has seen it); a networked host waits
+        ``SEANCE_SEEN_WITHIN`` after the séance, as nothing on the wire says it was seen."""
+        ...
+
     async def close(self) -> None:
         """Leave the table."""
 

@@ -202,20 +202,14 @@ async def test_the_ghost_sees_the_same_glass_and_a_new_one_each_day() -> None:
             assert isinstance(app.screen, GhostScreen)
             assert app.glass is not None and app.glass.investigation == (day, 1)
             assert "1:00 left" in bar_text(app)
-            if day == 2:
-                # The Ghost gave at once, but the glass turns only once everyone has seen
-                # the séance: it stays full until then, here and at the table.
-                clock.now += SEANCE_SEEN_WITHIN - 1
-                await redraw(pilot)
-                assert "1:00 left" in bar_text(app)
-                clock.now += 1
             clock.now += 50
             await redraw(pilot)
             assert "0:10 left" in bar_text(app)
             # The table's glass is turned (its wait begun) before the test runs it out.
             await wait_until(pilot, lambda d=day: len(hourglass.turned) == d, what="the turn")
-            if day == 2:
-                assert TIMER < hourglass.turned[1] <= TIMER + SEANCE_SEEN_WITHIN
+            # Day 2: the Ghost closed the séance (Enter) before giving, so the table, which
+            # has no other person to wait for, turns the glass at once.
+            assert hourglass.turned[day - 1] == TIMER
             hourglass.run_out()
             await wait_until(pilot, lambda: isinstance(app.screen, SeanceScreen), what="séance")
             await settle(pilot)
@@ -225,6 +219,37 @@ async def test_the_ghost_sees_the_same_glass_and_a_new_one_each_day() -> None:
             await wait_until(pilot, lambda d=day: view_of(app).state.day == d + 1, what="next day")
             await wait_until(pilot, lambda: isinstance(app.screen, GhostScreen))
             assert app.glass is None
+
+
+@pytest.mark.slow
+async def test_the_glass_turns_when_the_player_closes_the_seance() -> None:
+    """The Ghost gives the next dreams while the player still reads the séance: the glass
+    waits for them (at most SEANCE_SEEN_WITHIN) and turns the moment they close it (issue 23
+    §8: it never runs out of sight)."""
+    clock, hourglass = FrozenClock(), Hourglass()
+    app = timed_app(Role.INVESTIGATOR, clock, hourglass)
+    async with app.run_test(size=WIDE) as pilot:
+        await begin(pilot)
+        await wait_until(pilot, lambda: investigating(app), what="the investigation")
+        await wait_until(pilot, lambda: hourglass.turned == [TIMER], what="day 1's glass")
+        hourglass.run_out()
+        await wait_until(pilot, lambda: isinstance(app.screen, SeanceScreen), what="the séance")
+
+        def next_day_under_way() -> bool:
+            return view_of(app).state.day == 2 and investigating(app) and len(hourglass.turned) == 2
+
+        await wait_until(pilot, next_day_under_way, what="day 2 begun behind the séance")
+        assert isinstance(app.screen, SeanceScreen), "still reading the séance"
+        assert TIMER < hourglass.turned[1] <= TIMER + SEANCE_SEEN_WITHIN, "it waits for the player"
+        assert app.glass is not None and app.glass.began > clock.now, "the bar stays full"
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: len(hourglass.turned) == 3, what="the glass turned")
+        assert hourglass.turned[2] == TIMER, "turned as the séance closed, no wait left"
+        await wait_until(pilot, lambda: isinstance(app.screen, InvestigatorScreen), what="table")
+        assert app.glass is not None and app.glass.began == clock.now
+        clock.now += 45
+        await redraw(pilot)
+        assert "0:15 left" in bar_text(app)
 
 
 async def test_a_table_without_a_glass_shows_no_bar() -> None:

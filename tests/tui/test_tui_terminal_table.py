@@ -144,9 +144,10 @@ def test_the_next_sand_glass_waits_until_the_seance_has_been_seen(tmp_path: Path
         table.keys("Down", "Enter", "l")
         table.wait_for(text("The séance of day 1"), "the séance")
         # The bots' Ghost gives day 2's dreams at once, under the séance; the glass turns
-        # only SEANCE_SEEN_WITHIN (15 s) after it, so once the séance has passed by itself
-        # (its telling and its moment take ~10 s) the glass is still full (a glass turned at
-        # the give would read ~0:20 by then; 0:28 leaves room for a slow machine).
+        # only once the player has seen it (here: it passed by itself, its telling and its
+        # moment take ~10 s), SEANCE_SEEN_WITHIN (15 s) after it at most, so the glass is
+        # still full then (a glass turned at the give would read ~0:20 by then; 0:28 leaves
+        # room for a slow machine).
         table.wait_for(
             lambda lines: ("Day 2 of 7" in "\n".join(lines) and seconds_left(lines)) or None,
             "day 2's glass",
