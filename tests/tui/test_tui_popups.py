@@ -9,12 +9,12 @@ from textual.widgets import Input, Static
 from tui_support import (
     DATA_DIR,
     begin,
-    clairvoyant_app,
     make_app,
     press_twice,
     rendered,
     secrets_of,
     settle,
+    stage_two_app,
     turns,
     view_of,
     wait_until,
@@ -102,7 +102,7 @@ async def reach_the_end(pilot) -> None:  # type: ignore[no-untyped-def]
 async def test_the_end_keeps_the_transcript_and_asks_before_leaving_it_unexported(
     tmp_path: Path,
 ) -> None:
-    app = clairvoyant_app()
+    app = stage_two_app()
     async with app.run_test(size=WIDE) as pilot:
         await reach_the_end(pilot)
         kept = app.kept

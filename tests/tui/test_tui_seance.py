@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import pytest
-from test_tui_flows import play_stage_one_knowing_the_answers
 from textual.widgets import Static
 from tui_support import (
     begin,
-    clairvoyant_app,
     make_app,
     rendered,
     secrets_of,
     settle,
+    stage_two_app,
     view_of,
     wait_until,
 )
@@ -69,10 +68,9 @@ async def test_seances_are_told_oldest_first_and_the_table_follows_each() -> Non
 
 @pytest.mark.slow
 async def test_the_culprits_seance_keeps_its_secret_until_it_is_told() -> None:
-    app = clairvoyant_app(seance_step=SLOW)
+    app = stage_two_app(seance_step=SLOW)
     async with app.run_test(size=WIDE) as pilot:
         await begin(pilot)
-        await play_stage_one_knowing_the_answers(pilot, app)
         await wait_until(pilot, lambda: isinstance(app.screen, CulpritScreen), what="Stage Two")
         await wait_until(pilot, lambda: len(view_of(app).state.group_dreams) == 3)
         truth = secrets_of(app)

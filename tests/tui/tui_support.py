@@ -370,10 +370,14 @@ class PreparedDoor(TableDoor):
         )
 
 
-def stage_two_app(*, seed: int = SEED, plain_ghost: bool = False) -> DomicileApp:
+def stage_two_app(
+    *, seed: int = SEED, plain_ghost: bool = False, seance_step: float = 0.0
+) -> DomicileApp:
     """:func:`clairvoyant_app` whose game opens at Stage Two: every investigator's Stage One
     is played in the core first, each finding its own column's cards as the
     :class:`Clairvoyant` does (the tutorial's Stage Two chapter begins so), its séances
     included.  Stage One through the app's keys and clicks is
     ``test_tui_flows.py::test_stage_two_the_group_agrees_on_the_culprit_and_wins``'s."""
-    return clairvoyant_app(seed=seed, plain_ghost=plain_ghost, prelude=play_out_stage_one)
+    return clairvoyant_app(
+        seed=seed, plain_ghost=plain_ghost, seance_step=seance_step, prelude=play_out_stage_one
+    )
