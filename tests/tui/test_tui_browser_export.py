@@ -8,14 +8,14 @@ from typing import Any
 
 import pytest
 from test_tui_end_to_end import play_a_whole_game
-from tui_support import PACK, begin, record_notifications, settings, wait_until
+from tui_support import PACK, PreparedDoor, begin, record_notifications, settings, wait_until
 
 from domicile_p2p.transcript.verify import verify
 from domicile_tui.app import DELIVERED, DomicileApp
-from domicile_tui.connect import TableDoor
 from domicile_tui.pacing import BotPace
 from domicile_tui.screens.end import EndScreen
 from domicile_tui.screens.export import ExportScreen
+from domicile_tui.tutorial_table import play_out_stage_one
 
 
 @pytest.mark.slow
@@ -23,7 +23,10 @@ async def test_export_in_a_browser_is_a_download_never_a_path(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(DomicileApp, "is_web", property(lambda _: True))
-    door = TableDoor(PACK, pace=BotPace(0), seed=1, lan=False, data_dir=tmp_path)
+    # The game opens at Stage Two (Stage One played in the core): the export is the test.
+    door = PreparedDoor(
+        PACK, pace=BotPace(0), seed=1, lan=False, data_dir=tmp_path, prelude=play_out_stage_one
+    )
     app = DomicileApp(door, defaults=settings(), open_at_once=True, offline=True, seance_step=0)
     delivered: list[tuple[Path, dict[str, Any]]] = []
     app.deliver_binary = lambda path, **how: delivered.append((path, how))  # type: ignore[method-assign,assignment,return-value]
