@@ -18,7 +18,6 @@ Markup is the other half: the client's text widgets never read it
 
 from __future__ import annotations
 
-from dataclasses import fields, is_dataclass, replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from rich.segment import Segment
@@ -26,6 +25,7 @@ from textual.color import Color
 from textual.filter import LineFilter
 
 from domicile_p2p.client_api import inert, is_inert, without_unsafe
+from domicile_p2p.rules import init_field_names, is_record, replace
 
 if TYPE_CHECKING:
     from domicile_p2p.rules import View
@@ -52,14 +52,13 @@ def _inert(value: Any, view: type[View]) -> Any:
         return value if all(a is b for a, b in zip(parts, value, strict=True)) else parts
     if isinstance(value, view):
         return _inert_view(value)
-    if is_dataclass(value) and not isinstance(value, type):
+    if is_record(value) and not isinstance(value, type):
         changed = {}
-        for field in fields(value):
-            if field.init:
-                before = getattr(value, field.name)
-                after = _inert(before, view)
-                if after is not before:
-                    changed[field.name] = after
+        for name in init_field_names(value):
+            before = getattr(value, name)
+            after = _inert(before, view)
+            if after is not before:
+                changed[name] = after
         return replace(value, **changed) if changed else value
     return value
 

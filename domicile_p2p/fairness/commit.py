@@ -37,12 +37,13 @@ import hashlib
 import hmac
 import struct
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from domicile_p2p.fairness.deal import label
 from domicile_p2p.fairness.derive import stream_bytes
 from domicile_p2p.rules import CATEGORY_ORDER, Category, SecretSetup
+from domicile_p2p.rules.records import Record
+from domicile_p2p.rules.records import set_field as _set
 
 GAME_ID_BYTES: Final = 16
 SEED_BYTES: Final = 32
@@ -174,13 +175,37 @@ def slot_commitment(game_id: bytes, slot: str, salt: bytes, card: str) -> bytes:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class SlotOpening:
+class SlotOpening(Record):
     """What opens one slot commitment: the salt and the card."""
 
     slot: str
     salt: bytes
     card: str
+
+    __slots__ = ("card", "salt", "slot")
+    __match_args__ = ("slot", "salt", "card")
+    __record_fields__ = ("slot", "salt", "card")
+
+    def __init__(self, slot: str, salt: bytes, card: str) -> None:
+        _set(self, "slot", slot)
+        _set(self, "salt", salt)
+        _set(self, "card", card)
+
+    def __repr__(self) -> str:
+        return (
+            f"{self.__class__.__qualname__}("
+            f"slot={self.slot!r}, "
+            f"salt={self.salt!r}, "
+            f"card={self.card!r})"
+        )
+
+    def __eq__(self, other: Any) -> bool:
+        if other.__class__ is self.__class__:
+            return (self.slot, self.salt, self.card) == (other.slot, other.salt, other.card)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.slot, self.salt, self.card))
 
     def commitment(self, game_id: bytes) -> bytes:
         return slot_commitment(game_id, self.slot, self.salt, self.card)

@@ -116,6 +116,13 @@ if TYPE_CHECKING:
         Trigger,
     )
     from domicile_p2p.rules.policy import Policy
+    from domicile_p2p.rules.records import (
+        Record,
+        field_names,
+        init_field_names,
+        is_record,
+        replace,
+    )
     from domicile_p2p.rules.visibility import GhostKnowledge, View, public, view
 
 # Every name is imported from its module when first asked for (PEP 562): the terminal
@@ -222,6 +229,9 @@ _EXPORTS: dict[str, str] = {
         ("AWAITS", "MOVES", "PHASE_DESCRIPTIONS", "TRANSITIONS", "Awaiting", "Trigger"), "phases"
     ),
     "Policy": "policy",
+    **dict.fromkeys(
+        ("Record", "field_names", "init_field_names", "is_record", "replace"), "records"
+    ),
     **dict.fromkeys(("GhostKnowledge", "View", "public", "view"), "visibility"),
 }
 
@@ -287,6 +297,7 @@ __all__ = [
     "Phase",
     "Place",
     "Policy",
+    "Record",
     "Refresh",
     "RefreshLimit",
     "Reshuffle",
@@ -308,12 +319,16 @@ __all__ = [
     "WrongPhase",
     "apply",
     "due",
+    "field_names",
     "group_give_size",
+    "init_field_names",
+    "is_record",
     "legal_actions",
     "new_game",
     "public",
     "refresh_refusal",
     "refreshes_left",
+    "replace",
     "time_up",
     "true_seance",
     "view",

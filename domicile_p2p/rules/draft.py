@@ -8,7 +8,7 @@ state.  The Ghost's piles (``hand``, ``deck``, ``discard``) are kept here only w
 the state has its secrets (``secret``); a public state tracks them as counts.
 
 The draft has a slot for every field of :class:`GameState` (read from
-``dataclasses.fields``), and :meth:`Draft.freeze` reads them all back by name.  The
+``records.field_names``), and :meth:`Draft.freeze` reads them all back by name.  The
 copy in ``__init__`` is spelled out: a loop over the fields costs about 1.5 us per
 action (a sixth of an ``apply``).  A field it forgets is an unset slot, which
 ``freeze`` refuses with an ``AttributeError`` on the first action, never a silent
@@ -17,20 +17,20 @@ reset to the field's default (``tests/test_rules_draft.py`` checks every field).
 
 from __future__ import annotations
 
-from dataclasses import fields
 from operator import attrgetter
 from typing import Final
 
 from domicile_p2p.rules import errors
 from domicile_p2p.rules.actions import Action
 from domicile_p2p.rules.model import HAND_SIZE, GameState, Investigator, Secrets
+from domicile_p2p.rules.records import field_names
 
-STATE_FIELDS: Final = tuple(field.name for field in fields(GameState))
+STATE_FIELDS: Final = field_names(GameState)
 """The fields of :class:`GameState`, in the order of its constructor's arguments."""
 
 # ``freeze`` builds the state from one C-level read of every slot, positionally.
 _state_values: Final = attrgetter(*STATE_FIELDS)
-assert all(field.init for field in fields(GameState))  # so the values fit ``__init__``'s order
+assert GameState.__match_args__ == STATE_FIELDS  # so the values fit ``__init__``'s order
 _INVESTIGATORS: Final = STATE_FIELDS.index("investigators")
 
 

@@ -7,42 +7,95 @@ hand, but never the deck order (it is shuffled face down).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
 from operator import attrgetter
-from typing import Final
+from typing import Any, Final
 
 from domicile_p2p.rules.errors import UnknownSeat
 from domicile_p2p.rules.model import GHOST, Column, GameState
+from domicile_p2p.rules.records import Record, field_names
+from domicile_p2p.rules.records import set_field as _set
 
 
-@dataclass(frozen=True, slots=True)
-class GhostKnowledge:
+class GhostKnowledge(Record):
     """What the Ghost sees behind its screen."""
 
     columns: tuple[Column, ...]
     culprit: int
     hand: tuple[str, ...]
 
+    __slots__ = ("columns", "culprit", "hand")
+    __match_args__ = ("columns", "culprit", "hand")
+    __record_fields__ = ("columns", "culprit", "hand")
+
+    def __init__(self, columns: tuple[Column, ...], culprit: int, hand: tuple[str, ...]) -> None:
+        _set(self, "columns", columns)
+        _set(self, "culprit", culprit)
+        _set(self, "hand", hand)
+
+    def __repr__(self) -> str:
+        return (
+            f"{self.__class__.__qualname__}("
+            f"columns={self.columns!r}, "
+            f"culprit={self.culprit!r}, "
+            f"hand={self.hand!r})"
+        )
+
+    def __eq__(self, other: Any) -> bool:
+        if other.__class__ is self.__class__:
+            return (self.columns, self.culprit, self.hand) == (
+                other.columns,
+                other.culprit,
+                other.hand,
+            )
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.columns, self.culprit, self.hand))
+
     def column(self, seat: int) -> Column:
         return self.columns[seat - 1]
 
 
-@dataclass(frozen=True, slots=True)
-class View:
+class View(Record):
     """One seat's view: the public state, plus the Ghost's knowledge for the Ghost."""
 
     seat: int
     state: GameState
-    ghost: GhostKnowledge | None = None
+    ghost: GhostKnowledge | None
+
+    __slots__ = ("ghost", "seat", "state")
+    __match_args__ = ("seat", "state", "ghost")
+    __record_fields__ = ("seat", "state", "ghost")
+
+    def __init__(self, seat: int, state: GameState, ghost: GhostKnowledge | None = None) -> None:
+        _set(self, "seat", seat)
+        _set(self, "state", state)
+        _set(self, "ghost", ghost)
+
+    def __repr__(self) -> str:
+        return (
+            f"{self.__class__.__qualname__}("
+            f"seat={self.seat!r}, "
+            f"state={self.state!r}, "
+            f"ghost={self.ghost!r})"
+        )
+
+    def __eq__(self, other: Any) -> bool:
+        if other.__class__ is self.__class__:
+            return (self.seat, self.state, self.ghost) == (other.seat, other.state, other.ghost)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.seat, self.state, self.ghost))
 
 
 # ``public`` runs once per applied action wherever bots play, so it copies the state
 # with one C-level read of every field and one constructor call, which costs half of
 # what ``dataclasses.replace``'s loop over the fields does.
-_FIELD_NAMES: Final = tuple(field.name for field in fields(GameState))
+_FIELD_NAMES: Final = field_names(GameState)
 _SECRETS_POSITION: Final = _FIELD_NAMES.index("secrets")
 _field_values: Final = attrgetter(*_FIELD_NAMES)
-assert all(field.init for field in fields(GameState))  # so the values fit ``__init__``'s order
+assert GameState.__match_args__ == _FIELD_NAMES  # so the values fit ``__init__``'s order
 
 
 def public(state: GameState) -> GameState:

@@ -20,7 +20,6 @@ signature into those bytes).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Final
 
 import msgspec
@@ -28,6 +27,8 @@ import msgspec
 from domicile_p2p.canonical import CanonicalError, canonical_object, decode, encode
 from domicile_p2p.fairness.commit import frame, tagged_hash
 from domicile_p2p.identity import SIGNATURE_BYTES, Identity, PublicKey
+from domicile_p2p.rules.records import Record
+from domicile_p2p.rules.records import set_field as _set
 from domicile_p2p.transcript.errors import MalformedEvent
 from domicile_p2p.transcript.schema import (
     BODY_TYPES,
@@ -110,8 +111,7 @@ def action_message(game: str, seat: int, counter: int, kind: str, body: object) 
     return frame(ACTION_DOMAIN, _canonical(core, "the action"))
 
 
-@dataclass(frozen=True, slots=True)
-class SignedAction:
+class SignedAction(Record):
     """An action as a player sends it to the host: what it does, signed by its seat's key."""
 
     game: str
@@ -120,7 +120,56 @@ class SignedAction:
     kind: Kind
     body: Body
     sig: str
-    value: dict[str, Any] = field(repr=False, compare=False)
+    value: dict[str, Any]
+
+    __slots__ = ("body", "counter", "game", "kind", "seat", "sig", "value")
+    __match_args__ = ("game", "seat", "counter", "kind", "body", "sig", "value")
+    __record_fields__ = ("game", "seat", "counter", "kind", "body", "sig", "value")
+    __record_hidden__ = frozenset(("value",))
+
+    def __init__(
+        self,
+        game: str,
+        seat: int,
+        counter: int,
+        kind: Kind,
+        body: Body,
+        sig: str,
+        value: dict[str, Any],
+    ) -> None:
+        _set(self, "game", game)
+        _set(self, "seat", seat)
+        _set(self, "counter", counter)
+        _set(self, "kind", kind)
+        _set(self, "body", body)
+        _set(self, "sig", sig)
+        _set(self, "value", value)
+
+    def __repr__(self) -> str:
+        return (
+            f"{self.__class__.__qualname__}("
+            f"game={self.game!r}, "
+            f"seat={self.seat!r}, "
+            f"counter={self.counter!r}, "
+            f"kind={self.kind!r}, "
+            f"body={self.body!r}, "
+            f"sig={self.sig!r})"
+        )
+
+    def __eq__(self, other: Any) -> bool:
+        if other.__class__ is self.__class__:
+            return (self.game, self.seat, self.counter, self.kind, self.body, self.sig) == (
+                other.game,
+                other.seat,
+                other.counter,
+                other.kind,
+                other.body,
+                other.sig,
+            )
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.game, self.seat, self.counter, self.kind, self.body, self.sig))
 
     @classmethod
     def create(
@@ -194,8 +243,7 @@ def _with_host_sig(core_bytes: bytes, host_sig: str) -> bytes:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
+class Event(Record):
     """One line of the transcript: a host statement, or a player's action the host ordered.
 
     ``seat``, ``counter`` and ``sig`` are ``None`` for host statements.
@@ -211,9 +259,124 @@ class Event:
     counter: int | None
     sig: str | None
     host_sig: str
-    line: bytes = field(repr=False, compare=False)
-    value: dict[str, Any] = field(repr=False, compare=False)
-    _link: list[bytes] = field(default_factory=list, init=False, repr=False, compare=False)
+    line: bytes
+    value: dict[str, Any]
+    _link: list[bytes]
+
+    __slots__ = (
+        "_link",
+        "body",
+        "counter",
+        "host_sig",
+        "kind",
+        "line",
+        "prev",
+        "seat",
+        "seq",
+        "sig",
+        "value",
+    )
+    __match_args__ = (
+        "seq",
+        "prev",
+        "kind",
+        "body",
+        "seat",
+        "counter",
+        "sig",
+        "host_sig",
+        "line",
+        "value",
+    )
+    __record_fields__ = (
+        "seq",
+        "prev",
+        "kind",
+        "body",
+        "seat",
+        "counter",
+        "sig",
+        "host_sig",
+        "line",
+        "value",
+        "_link",
+    )
+    __record_hidden__ = frozenset(("line", "value", "_link"))
+
+    def __init__(
+        self,
+        seq: int,
+        prev: str,
+        kind: Kind,
+        body: Body,
+        seat: int | None,
+        counter: int | None,
+        sig: str | None,
+        host_sig: str,
+        line: bytes,
+        value: dict[str, Any],
+    ) -> None:
+        _set(self, "seq", seq)
+        _set(self, "prev", prev)
+        _set(self, "kind", kind)
+        _set(self, "body", body)
+        _set(self, "seat", seat)
+        _set(self, "counter", counter)
+        _set(self, "sig", sig)
+        _set(self, "host_sig", host_sig)
+        _set(self, "line", line)
+        _set(self, "value", value)
+        _set(self, "_link", list())
+
+    def __repr__(self) -> str:
+        return (
+            f"{self.__class__.__qualname__}("
+            f"seq={self.seq!r}, "
+            f"prev={self.prev!r}, "
+            f"kind={self.kind!r}, "
+            f"body={self.body!r}, "
+            f"seat={self.seat!r}, "
+            f"counter={self.counter!r}, "
+            f"sig={self.sig!r}, "
+            f"host_sig={self.host_sig!r})"
+        )
+
+    def __eq__(self, other: Any) -> bool:
+        if other.__class__ is self.__class__:
+            return (
+                self.seq,
+                self.prev,
+                self.kind,
+                self.body,
+                self.seat,
+                self.counter,
+                self.sig,
+                self.host_sig,
+            ) == (
+                other.seq,
+                other.prev,
+                other.kind,
+                other.body,
+                other.seat,
+                other.counter,
+                other.sig,
+                other.host_sig,
+            )
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(
+            (
+                self.seq,
+                self.prev,
+                self.kind,
+                self.body,
+                self.seat,
+                self.counter,
+                self.sig,
+                self.host_sig,
+            )
+        )
 
     @property
     def is_host_statement(self) -> bool:

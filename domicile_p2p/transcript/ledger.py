@@ -31,7 +31,6 @@ instead of knowing the steps themselves.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from itertools import pairwise
 from operator import attrgetter
@@ -67,6 +66,8 @@ from domicile_p2p.rules import (
     TimeUp,
     new_game,
 )
+from domicile_p2p.rules.records import Record, field_names
+from domicile_p2p.rules.records import set_field as _set
 from domicile_p2p.transcript import reveal
 from domicile_p2p.transcript.codec import Event
 from domicile_p2p.transcript.errors import HOST, Check, Fault, party
@@ -142,17 +143,60 @@ class Step(StrEnum):
 # anything: then nothing more will happen at the table.
 
 
-@dataclass(frozen=True, slots=True)
-class StepRule:
+class StepRule(Record):
     """What one step accepts, from whom, and what it waits for (see the comment above)."""
 
-    ghost: frozenset[Kind] = frozenset()
-    investigators: frozenset[Kind] = frozenset()
-    host: frozenset[Kind] = frozenset()
-    owed: frozenset[Kind] = frozenset()
-    final: bool = False
-    _owed_by: tuple[tuple[Kind, ...], ...] = field(init=False, repr=False, compare=False)
+    ghost: frozenset[Kind]
+    investigators: frozenset[Kind]
+    host: frozenset[Kind]
+    owed: frozenset[Kind]
+    final: bool
+    _owed_by: tuple[tuple[Kind, ...], ...]
     """What the Ghost, an investigator and the host may owe here (asked once per event)."""
+
+    __slots__ = ("_owed_by", "final", "ghost", "host", "investigators", "owed")
+    __match_args__ = ("ghost", "investigators", "host", "owed", "final")
+    __record_fields__ = ("ghost", "investigators", "host", "owed", "final", "_owed_by")
+    __record_hidden__ = frozenset(("_owed_by",))
+
+    def __init__(
+        self,
+        ghost: frozenset[Kind] = frozenset(),
+        investigators: frozenset[Kind] = frozenset(),
+        host: frozenset[Kind] = frozenset(),
+        owed: frozenset[Kind] = frozenset(),
+        final: bool = False,
+    ) -> None:
+        _set(self, "ghost", ghost)
+        _set(self, "investigators", investigators)
+        _set(self, "host", host)
+        _set(self, "owed", owed)
+        _set(self, "final", final)
+        self.__post_init__()
+
+    def __repr__(self) -> str:
+        return (
+            f"{self.__class__.__qualname__}("
+            f"ghost={self.ghost!r}, "
+            f"investigators={self.investigators!r}, "
+            f"host={self.host!r}, "
+            f"owed={self.owed!r}, "
+            f"final={self.final!r})"
+        )
+
+    def __eq__(self, other: Any) -> bool:
+        if other.__class__ is self.__class__:
+            return (self.ghost, self.investigators, self.host, self.owed, self.final) == (
+                other.ghost,
+                other.investigators,
+                other.host,
+                other.owed,
+                other.final,
+            )
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.ghost, self.investigators, self.host, self.owed, self.final))
 
     def __post_init__(self) -> None:
         owed_by = tuple(
@@ -238,8 +282,7 @@ that never takes it would hold the table forever."""
 # --------------------------------------------------------------------------- genesis
 
 
-@dataclass(frozen=True, slots=True)
-class TableSetup:
+class TableSetup(Record):
     """What the genesis event fixes for the whole game."""
 
     genesis: GenesisBody
@@ -248,6 +291,61 @@ class TableSetup:
     cards: Mapping[Category, tuple[str, ...]]
     host_key: PublicKey
     seat_keys: tuple[PublicKey, ...]
+
+    __slots__ = ("cards", "config", "game_id", "genesis", "host_key", "seat_keys")
+    __match_args__ = ("genesis", "game_id", "config", "cards", "host_key", "seat_keys")
+    __record_fields__ = ("genesis", "game_id", "config", "cards", "host_key", "seat_keys")
+
+    def __init__(
+        self,
+        genesis: GenesisBody,
+        game_id: bytes,
+        config: TableConfig,
+        cards: Mapping[Category, tuple[str, ...]],
+        host_key: PublicKey,
+        seat_keys: tuple[PublicKey, ...],
+    ) -> None:
+        _set(self, "genesis", genesis)
+        _set(self, "game_id", game_id)
+        _set(self, "config", config)
+        _set(self, "cards", cards)
+        _set(self, "host_key", host_key)
+        _set(self, "seat_keys", seat_keys)
+
+    def __repr__(self) -> str:
+        return (
+            f"{self.__class__.__qualname__}("
+            f"genesis={self.genesis!r}, "
+            f"game_id={self.game_id!r}, "
+            f"config={self.config!r}, "
+            f"cards={self.cards!r}, "
+            f"host_key={self.host_key!r}, "
+            f"seat_keys={self.seat_keys!r})"
+        )
+
+    def __eq__(self, other: Any) -> bool:
+        if other.__class__ is self.__class__:
+            return (
+                self.genesis,
+                self.game_id,
+                self.config,
+                self.cards,
+                self.host_key,
+                self.seat_keys,
+            ) == (
+                other.genesis,
+                other.game_id,
+                other.config,
+                other.cards,
+                other.host_key,
+                other.seat_keys,
+            )
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(
+            (self.genesis, self.game_id, self.config, self.cards, self.host_key, self.seat_keys)
+        )
 
     @property
     def investigators(self) -> int:
@@ -345,8 +443,7 @@ def read_genesis(event: Event) -> TableSetup:
 # --------------------------------------------------------------------------- the ledger
 
 
-@dataclass(frozen=True, slots=True)
-class OpenedSlot:
+class OpenedSlot(Record):
     """A slot commitment opened during play by a correct verdict."""
 
     seq: int
@@ -354,38 +451,269 @@ class OpenedSlot:
     salt: bytes
     card: str
 
+    __slots__ = ("card", "salt", "seq", "slot")
+    __match_args__ = ("seq", "slot", "salt", "card")
+    __record_fields__ = ("seq", "slot", "salt", "card")
 
-@dataclass(frozen=True, slots=True)
-class Ledger:
+    def __init__(self, seq: int, slot: str, salt: bytes, card: str) -> None:
+        _set(self, "seq", seq)
+        _set(self, "slot", slot)
+        _set(self, "salt", salt)
+        _set(self, "card", card)
+
+    def __repr__(self) -> str:
+        return (
+            f"{self.__class__.__qualname__}("
+            f"seq={self.seq!r}, "
+            f"slot={self.slot!r}, "
+            f"salt={self.salt!r}, "
+            f"card={self.card!r})"
+        )
+
+    def __eq__(self, other: Any) -> bool:
+        if other.__class__ is self.__class__:
+            return (self.seq, self.slot, self.salt, self.card) == (
+                other.seq,
+                other.slot,
+                other.salt,
+                other.card,
+            )
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.seq, self.slot, self.salt, self.card))
+
+
+class Ledger(Record):
     """Everything the events so far prove, and where the protocol stands."""
 
     table_setup: TableSetup
-    step: Step = Step.COMMITMENTS
-    ghost_commit: bytes | None = None
-    entropy_commits: tuple[bytes | None, ...] = ()
-    entropies: tuple[bytes | None, ...] = ()
-    joint_seed: bytes | None = None
-    tableau: Tableau | None = None
-    slot_commits: Mapping[str, bytes] | None = None
-    slot_commits_seq: int | None = None
-    state: GameState | None = None
+    step: Step
+    ghost_commit: bytes | None
+    entropy_commits: tuple[bytes | None, ...]
+    entropies: tuple[bytes | None, ...]
+    joint_seed: bytes | None
+    tableau: Tableau | None
+    slot_commits: Mapping[str, bytes] | None
+    slot_commits_seq: int | None
+    state: GameState | None
     """The public game state (``None`` until the deal)."""
-    moves: tuple[tuple[int, Action], ...] = ()
+    moves: tuple[tuple[int, Action], ...]
     """Every move of the game with its event's ``seq``: what the reveal replays."""
-    openings: tuple[OpenedSlot, ...] = ()
-    game_over_seq: int | None = None
-    abort: AbortBody | None = None
-    abort_seq: int | None = None
-    seed: bytes | None = None
+    openings: tuple[OpenedSlot, ...]
+    game_over_seq: int | None
+    abort: AbortBody | None
+    abort_seq: int | None
+    seed: bytes | None
     """The Ghost's seed, once revealed."""
-    replay: GameState | None = None
+    replay: GameState | None
     """The game replayed with the Ghost's secrets, once the seed is revealed."""
-    cheat: Fault | None = None
+    cheat: Fault | None
     """What the revealed seed proves the Ghost did (``None``: nothing, or no reveal yet)."""
-    foresight: reveal.Foresight | None = None
+    foresight: reveal.Foresight | None
     """The game played with the Ghost's secrets as it goes, when a verifier read the seed
     ahead (``verify`` holds the whole transcript; see :mod:`reveal`): the reveal then need
     not replay it.  ``None`` for a live peer, which learns the seed at the end."""
+
+    __slots__ = (
+        "abort",
+        "abort_seq",
+        "cheat",
+        "entropies",
+        "entropy_commits",
+        "foresight",
+        "game_over_seq",
+        "ghost_commit",
+        "joint_seed",
+        "moves",
+        "openings",
+        "replay",
+        "seed",
+        "slot_commits",
+        "slot_commits_seq",
+        "state",
+        "step",
+        "table_setup",
+        "tableau",
+    )
+    __match_args__ = (
+        "table_setup",
+        "step",
+        "ghost_commit",
+        "entropy_commits",
+        "entropies",
+        "joint_seed",
+        "tableau",
+        "slot_commits",
+        "slot_commits_seq",
+        "state",
+        "moves",
+        "openings",
+        "game_over_seq",
+        "abort",
+        "abort_seq",
+        "seed",
+        "replay",
+        "cheat",
+        "foresight",
+    )
+    __record_fields__ = (
+        "table_setup",
+        "step",
+        "ghost_commit",
+        "entropy_commits",
+        "entropies",
+        "joint_seed",
+        "tableau",
+        "slot_commits",
+        "slot_commits_seq",
+        "state",
+        "moves",
+        "openings",
+        "game_over_seq",
+        "abort",
+        "abort_seq",
+        "seed",
+        "replay",
+        "cheat",
+        "foresight",
+    )
+
+    def __init__(
+        self,
+        table_setup: TableSetup,
+        step: Step = Step.COMMITMENTS,
+        ghost_commit: bytes | None = None,
+        entropy_commits: tuple[bytes | None, ...] = (),
+        entropies: tuple[bytes | None, ...] = (),
+        joint_seed: bytes | None = None,
+        tableau: Tableau | None = None,
+        slot_commits: Mapping[str, bytes] | None = None,
+        slot_commits_seq: int | None = None,
+        state: GameState | None = None,
+        moves: tuple[tuple[int, Action], ...] = (),
+        openings: tuple[OpenedSlot, ...] = (),
+        game_over_seq: int | None = None,
+        abort: AbortBody | None = None,
+        abort_seq: int | None = None,
+        seed: bytes | None = None,
+        replay: GameState | None = None,
+        cheat: Fault | None = None,
+        foresight: reveal.Foresight | None = None,
+    ) -> None:
+        _set(self, "table_setup", table_setup)
+        _set(self, "step", step)
+        _set(self, "ghost_commit", ghost_commit)
+        _set(self, "entropy_commits", entropy_commits)
+        _set(self, "entropies", entropies)
+        _set(self, "joint_seed", joint_seed)
+        _set(self, "tableau", tableau)
+        _set(self, "slot_commits", slot_commits)
+        _set(self, "slot_commits_seq", slot_commits_seq)
+        _set(self, "state", state)
+        _set(self, "moves", moves)
+        _set(self, "openings", openings)
+        _set(self, "game_over_seq", game_over_seq)
+        _set(self, "abort", abort)
+        _set(self, "abort_seq", abort_seq)
+        _set(self, "seed", seed)
+        _set(self, "replay", replay)
+        _set(self, "cheat", cheat)
+        _set(self, "foresight", foresight)
+
+    def __repr__(self) -> str:
+        return (
+            f"{self.__class__.__qualname__}("
+            f"table_setup={self.table_setup!r}, "
+            f"step={self.step!r}, "
+            f"ghost_commit={self.ghost_commit!r}, "
+            f"entropy_commits={self.entropy_commits!r}, "
+            f"entropies={self.entropies!r}, "
+            f"joint_seed={self.joint_seed!r}, "
+            f"tableau={self.tableau!r}, "
+            f"slot_commits={self.slot_commits!r}, "
+            f"slot_commits_seq={self.slot_commits_seq!r}, "
+            f"state={self.state!r}, "
+            f"moves={self.moves!r}, "
+            f"openings={self.openings!r}, "
+            f"game_over_seq={self.game_over_seq!r}, "
+            f"abort={self.abort!r}, "
+            f"abort_seq={self.abort_seq!r}, "
+            f"seed={self.seed!r}, "
+            f"replay={self.replay!r}, "
+            f"cheat={self.cheat!r}, "
+            f"foresight={self.foresight!r})"
+        )
+
+    def __eq__(self, other: Any) -> bool:
+        if other.__class__ is self.__class__:
+            return (
+                self.table_setup,
+                self.step,
+                self.ghost_commit,
+                self.entropy_commits,
+                self.entropies,
+                self.joint_seed,
+                self.tableau,
+                self.slot_commits,
+                self.slot_commits_seq,
+                self.state,
+                self.moves,
+                self.openings,
+                self.game_over_seq,
+                self.abort,
+                self.abort_seq,
+                self.seed,
+                self.replay,
+                self.cheat,
+                self.foresight,
+            ) == (
+                other.table_setup,
+                other.step,
+                other.ghost_commit,
+                other.entropy_commits,
+                other.entropies,
+                other.joint_seed,
+                other.tableau,
+                other.slot_commits,
+                other.slot_commits_seq,
+                other.state,
+                other.moves,
+                other.openings,
+                other.game_over_seq,
+                other.abort,
+                other.abort_seq,
+                other.seed,
+                other.replay,
+                other.cheat,
+                other.foresight,
+            )
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(
+            (
+                self.table_setup,
+                self.step,
+                self.ghost_commit,
+                self.entropy_commits,
+                self.entropies,
+                self.joint_seed,
+                self.tableau,
+                self.slot_commits,
+                self.slot_commits_seq,
+                self.state,
+                self.moves,
+                self.openings,
+                self.game_over_seq,
+                self.abort,
+                self.abort_seq,
+                self.seed,
+                self.replay,
+                self.cheat,
+                self.foresight,
+            )
+        )
 
     def _with(self, **changes: Any) -> Ledger:
         """This ledger with ``changes`` (field name -> value): ``dataclasses.replace``, at
@@ -777,7 +1105,7 @@ class Ledger:
 
 # The fold copies the ledger once per event (~19 fields): one C-level read of every field
 # and one constructor call, instead of ``dataclasses.replace``'s loop over the fields.
-_LEDGER_FIELDS: Final = tuple(field.name for field in fields(Ledger))
+_LEDGER_FIELDS: Final = field_names(Ledger)
 _LEDGER_POSITIONS: Final = {name: position for position, name in enumerate(_LEDGER_FIELDS)}
 _ledger_values: Final = attrgetter(*_LEDGER_FIELDS)
-assert all(field.init for field in fields(Ledger))  # so the values fit ``__init__``'s order
+assert Ledger.__match_args__ == _LEDGER_FIELDS  # so the values fit ``__init__``'s order

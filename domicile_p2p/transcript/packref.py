@@ -14,10 +14,11 @@ the loader is imported only when the record does not hold.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, ClassVar, Protocol
 
 from domicile_p2p.packs.record import recorded_default
+from domicile_p2p.rules.records import FACTORY, Record
+from domicile_p2p.rules.records import set_field as _set
 from domicile_p2p.transcript.schema import CardLists
 
 
@@ -57,16 +58,50 @@ def card_lists(pack: PackLike) -> CardLists:
     return CardLists(ids(pack.characters), ids(pack.locations), ids(pack.items), ids(pack.dreams))
 
 
-@dataclass(frozen=True, slots=True)
-class PackIdentity:
+class PackIdentity(Record):
     """A pack as a transcript names it (and its characters' names, to say who did it)."""
 
     id: str
     hash: str
     cards: CardLists
-    character_names: Mapping[str, str] = field(default_factory=dict, compare=False)
+    character_names: Mapping[str, str]
     """Each character card's name by its id (``{}``: not known; the verifier says the
     culprit's card id then).  Words for people, not part of what is checked."""
+
+    __slots__ = ("cards", "character_names", "hash", "id")
+    __match_args__ = ("id", "hash", "cards", "character_names")
+    __record_fields__ = ("id", "hash", "cards", "character_names")
+    __record_uncompared__ = frozenset(("character_names",))
+    __record_factories__: ClassVar[dict[str, Any]] = {"character_names": dict}
+
+    def __init__(
+        self,
+        id: str,
+        hash: str,
+        cards: CardLists,
+        character_names: Mapping[str, str] = FACTORY,
+    ) -> None:
+        _set(self, "id", id)
+        _set(self, "hash", hash)
+        _set(self, "cards", cards)
+        _set(self, "character_names", {} if character_names is FACTORY else character_names)
+
+    def __repr__(self) -> str:
+        return (
+            f"{self.__class__.__qualname__}("
+            f"id={self.id!r}, "
+            f"hash={self.hash!r}, "
+            f"cards={self.cards!r}, "
+            f"character_names={self.character_names!r})"
+        )
+
+    def __eq__(self, other: Any) -> bool:
+        if other.__class__ is self.__class__:
+            return (self.id, self.hash, self.cards) == (other.id, other.hash, other.cards)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.id, self.hash, self.cards))
 
     @classmethod
     def of(cls, pack: PackLike) -> PackIdentity:

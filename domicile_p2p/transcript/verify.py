@@ -41,11 +41,12 @@ used only once every signature verified, as if it had run after them.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, NamedTuple
 
 from domicile_p2p.rules import RULE_VERSIONS, Outcome, Phase, Stage
+from domicile_p2p.rules.records import Record
+from domicile_p2p.rules.records import set_field as _set
 from domicile_p2p.transcript.batch import SignatureBatch, SignatureCheck, default_jobs
 from domicile_p2p.transcript.chain import Chain, host_signature_fault
 from domicile_p2p.transcript.codec import Event
@@ -89,25 +90,66 @@ _REVEAL: Final = (Check.GHOST_SEED, Check.SLOT_COMMITMENTS)
 _REPLAY: Final = (Check.VERDICTS, Check.DREAM_CARDS, Check.CULPRIT)
 
 
-@dataclass(frozen=True, slots=True)
-class CheckResult:
+class CheckResult(Record):
     """One check that ran over the whole transcript: passed (``ok``) or failed."""
 
     name: str
     ok: bool
     detail: str
 
+    __slots__ = ("detail", "name", "ok")
+    __match_args__ = ("name", "ok", "detail")
+    __record_fields__ = ("name", "ok", "detail")
 
-@dataclass(frozen=True, slots=True)
-class NotChecked:
+    def __init__(self, name: str, ok: bool, detail: str) -> None:
+        _set(self, "name", name)
+        _set(self, "ok", ok)
+        _set(self, "detail", detail)
+
+    def __repr__(self) -> str:
+        return (
+            f"{self.__class__.__qualname__}("
+            f"name={self.name!r}, "
+            f"ok={self.ok!r}, "
+            f"detail={self.detail!r})"
+        )
+
+    def __eq__(self, other: Any) -> bool:
+        if other.__class__ is self.__class__:
+            return (self.name, self.ok, self.detail) == (other.name, other.ok, other.detail)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.ok, self.detail))
+
+
+class NotChecked(Record):
     """A check that did not run (or not to the end), and why."""
 
     name: str
     detail: str
 
+    __slots__ = ("detail", "name")
+    __match_args__ = ("name", "detail")
+    __record_fields__ = ("name", "detail")
 
-@dataclass(frozen=True, slots=True)
-class VerifyError:
+    def __init__(self, name: str, detail: str) -> None:
+        _set(self, "name", name)
+        _set(self, "detail", detail)
+
+    def __repr__(self) -> str:
+        return f"{self.__class__.__qualname__}(name={self.name!r}, detail={self.detail!r})"
+
+    def __eq__(self, other: Any) -> bool:
+        if other.__class__ is self.__class__:
+            return (self.name, self.detail) == (other.name, other.detail)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.detail))
+
+
+class VerifyError(Record):
     """The first failure: at event ``seq`` (``None`` for the file as a whole), who, why."""
 
     seq: int | None
@@ -115,22 +157,160 @@ class VerifyError:
     check: str
     party: str | None
 
+    __slots__ = ("check", "party", "reason", "seq")
+    __match_args__ = ("seq", "reason", "check", "party")
+    __record_fields__ = ("seq", "reason", "check", "party")
 
-@dataclass(frozen=True, slots=True)
-class VerifyReport:
+    def __init__(self, seq: int | None, reason: str, check: str, party: str | None) -> None:
+        _set(self, "seq", seq)
+        _set(self, "reason", reason)
+        _set(self, "check", check)
+        _set(self, "party", party)
+
+    def __repr__(self) -> str:
+        return (
+            f"{self.__class__.__qualname__}("
+            f"seq={self.seq!r}, "
+            f"reason={self.reason!r}, "
+            f"check={self.check!r}, "
+            f"party={self.party!r})"
+        )
+
+    def __eq__(self, other: Any) -> bool:
+        if other.__class__ is self.__class__:
+            return (self.seq, self.reason, self.check, self.party) == (
+                other.seq,
+                other.reason,
+                other.check,
+                other.party,
+            )
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.seq, self.reason, self.check, self.party))
+
+
+class VerifyReport(Record):
     """The outcome of :func:`verify`."""
 
     checks: tuple[CheckResult, ...]
     not_checked: tuple[NotChecked, ...]
     error: VerifyError | None
     events: int
-    game: str | None = None
-    outcome: str | None = None
+    game: str | None
+    outcome: str | None
     """``"won"``, ``"lost"``, ``"aborted"``, or ``None`` when the game did not end."""
-    summary: str = ""
-    recognized: bool = True
+    summary: str
+    recognized: bool
     """False when the input is not a transcript at all (``domicile verify`` exits 2)."""
-    replica: Replica | None = field(default=None, repr=False, compare=False)
+    replica: Replica | None
+
+    __slots__ = (
+        "checks",
+        "error",
+        "events",
+        "game",
+        "not_checked",
+        "outcome",
+        "recognized",
+        "replica",
+        "summary",
+    )
+    __match_args__ = (
+        "checks",
+        "not_checked",
+        "error",
+        "events",
+        "game",
+        "outcome",
+        "summary",
+        "recognized",
+        "replica",
+    )
+    __record_fields__ = (
+        "checks",
+        "not_checked",
+        "error",
+        "events",
+        "game",
+        "outcome",
+        "summary",
+        "recognized",
+        "replica",
+    )
+    __record_hidden__ = frozenset(("replica",))
+
+    def __init__(
+        self,
+        checks: tuple[CheckResult, ...],
+        not_checked: tuple[NotChecked, ...],
+        error: VerifyError | None,
+        events: int,
+        game: str | None = None,
+        outcome: str | None = None,
+        summary: str = "",
+        recognized: bool = True,
+        replica: Replica | None = None,
+    ) -> None:
+        _set(self, "checks", checks)
+        _set(self, "not_checked", not_checked)
+        _set(self, "error", error)
+        _set(self, "events", events)
+        _set(self, "game", game)
+        _set(self, "outcome", outcome)
+        _set(self, "summary", summary)
+        _set(self, "recognized", recognized)
+        _set(self, "replica", replica)
+
+    def __repr__(self) -> str:
+        return (
+            f"{self.__class__.__qualname__}("
+            f"checks={self.checks!r}, "
+            f"not_checked={self.not_checked!r}, "
+            f"error={self.error!r}, "
+            f"events={self.events!r}, "
+            f"game={self.game!r}, "
+            f"outcome={self.outcome!r}, "
+            f"summary={self.summary!r}, "
+            f"recognized={self.recognized!r})"
+        )
+
+    def __eq__(self, other: Any) -> bool:
+        if other.__class__ is self.__class__:
+            return (
+                self.checks,
+                self.not_checked,
+                self.error,
+                self.events,
+                self.game,
+                self.outcome,
+                self.summary,
+                self.recognized,
+            ) == (
+                other.checks,
+                other.not_checked,
+                other.error,
+                other.events,
+                other.game,
+                other.outcome,
+                other.summary,
+                other.recognized,
+            )
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(
+            (
+                self.checks,
+                self.not_checked,
+                self.error,
+                self.events,
+                self.game,
+                self.outcome,
+                self.summary,
+                self.recognized,
+            )
+        )
 
     @property
     def valid(self) -> bool:

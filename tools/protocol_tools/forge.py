@@ -14,9 +14,10 @@ and the tests.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from domicile_p2p.identity import Identity
+from domicile_p2p.rules.records import replace
 from domicile_p2p.transcript.codec import GENESIS_PREV, Event, SignedAction
 from domicile_p2p.transcript.schema import Body, GenesisBody, Kind
 
