@@ -1,6 +1,6 @@
 """The app as its screens see it: what a screen reads of the app and asks it to do.
 
-The screens reach the app through :attr:`TableScreen.table`, typed by this
+The screens reach the app through :attr:`TableScreen.client`, typed by this
 protocol rather than by ``DomicileApp``: the app imports its screens, so the
 screens must not import the app back (``tests/test_import_graph.py`` counts
 the imports made only for types too).  ``DomicileApp`` is the one

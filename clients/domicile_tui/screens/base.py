@@ -89,7 +89,9 @@ class TableScreen(Screen[None]):
     glass: reactive[Glass | None] = reactive(None)
 
     @property
-    def table(self) -> ScreensApp:
+    def client(self) -> ScreensApp:
+        """The app, as this screen sees it: the player's client, at whatever table it sits
+        (``table`` said a table, one of four things the word meant)."""
         return cast("ScreensApp", self.app)
 
     @property
@@ -108,8 +110,8 @@ class TableScreen(Screen[None]):
         for name, news in MIRRORED.items():
             self.watch(self.app, news, self._mirror(name))
         # Invoked once this screen is painted with what it composed.
-        self.call_after_refresh(self.table.first_frame_shown)
-        if self.table.tutorial is not None:
+        self.call_after_refresh(self.client.first_frame_shown)
+        if self.client.tutorial is not None:
             self._coach_here()
 
     def _coach_here(self) -> None:
@@ -117,7 +119,7 @@ class TableScreen(Screen[None]):
         from domicile_tui.coach import where_of
         from domicile_tui.widgets.hint import HintBar
 
-        coach = self.table.tutorial
+        coach = self.client.tutorial
         bottom = self.query(BottomBar)
         if coach is not None and where_of(self) is not None and bottom:
             bar = bottom.first(BottomBar)
@@ -132,7 +134,7 @@ class TableScreen(Screen[None]):
 
     def on_screen_resume(self) -> None:
         # A dialog closed (or the app came back here): the game may have moved on meanwhile.
-        self.table.route()
+        self.client.route()
 
     def palette_commands(self) -> Iterable[SystemCommand]:
         """The screen's main actions for the command palette."""

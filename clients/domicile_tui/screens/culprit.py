@@ -116,12 +116,12 @@ class CulpritScreen(SeekerScreen):
     group_dreams: reactive[tuple[DayOfDreams, ...]] = reactive(())
 
     def compose(self) -> ComposeResult:
-        pack = self.table.pack
+        pack = self.client.pack
         yield TableHeader(
             pack.name.removeprefix("The "), watching=self.watching, id="header"
         ).data_bind(view=CulpritScreen.view, lobby=CulpritScreen.lobby)
         yield Static(id="prompt")
-        yield SandGlassBar(self.table.clock, id="sandglass").data_bind(glass=CulpritScreen.glass)
+        yield SandGlassBar(self.client.clock, id="sandglass").data_bind(glass=CulpritScreen.glass)
         with Horizontal(id="table-body"):
             with Vertical(id="table-main"):
                 yield GroupedTableau(pack, id="grouped").data_bind(view=CulpritScreen.view)
@@ -144,7 +144,7 @@ class CulpritScreen(SeekerScreen):
     def watch_view(self, view: View | None) -> None:
         if view is None:
             return
-        pack = self.table.pack
+        pack = self.client.pack
         self.query_one("#prompt", Static).update(self.prompt(view))
         self.query_one("#vote", Static).update(vote_lines(view, pack))
         self.group_dreams = dreams_by_day(view.state)
@@ -164,7 +164,7 @@ class CulpritScreen(SeekerScreen):
             await shelf.mount(Static(day_heading(day, today), classes="day-heading"))
             grid = Grid(classes="dream-grid -group")
             await shelf.mount(grid)
-            await grid.mount_all(DreamTile(self.table.pack.dream(card)) for card in cards)
+            await grid.mount_all(DreamTile(self.client.pack.dream(card)) for card in cards)
 
     def _today(self) -> int:
         view = self.view

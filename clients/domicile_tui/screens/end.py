@@ -188,7 +188,7 @@ class EndScreen(TableScreen):
         view = self.view
         if view is None:
             return
-        pack = self.table.pack
+        pack = self.client.pack
         self.query_one("#end-banner", Static).update(banner(view))
         reveal = reveal_of(view, self.verification)
         self.query_one("#truth", Static).update(truth_lines(view, reveal, pack))
@@ -209,12 +209,12 @@ class EndScreen(TableScreen):
             return
         suggestion = export_suggestion(lobby.table_name if lobby else "table", view.state.day)
         if self.app.is_web:  # a browser seat: a download, never a path on the host
-            self.table.deliver_transcript(suggestion.name)
+            self.client.deliver_transcript(suggestion.name)
             return
 
         def chosen(path: Path | None) -> None:
             if path is not None:
-                self.table.export_transcript(path)
+                self.client.export_transcript(path)
 
         self.app.push_screen(ExportScreen(suggestion), chosen)
 
@@ -223,7 +223,7 @@ class EndScreen(TableScreen):
         if verification is None or verification.recap is None:
             self.notify("The recap comes with the proof, once the whole game is checked.")
             return
-        pack = self.table.pack
+        pack = self.client.pack
         self.app.push_screen(RecapScreen(verification.recap, card_names(pack), dream_texts(pack)))
 
     def action_again(self) -> None:
@@ -231,7 +231,7 @@ class EndScreen(TableScreen):
         if lobby is not None and not lobby.is_host:
             self.notify("The host decides when the next game begins.")
             return
-        self.table.play_again()
+        self.client.play_again()
 
     def on_mount(self) -> None:
         self.watch(self.app, "kept", lambda _: self._show())
@@ -239,7 +239,7 @@ class EndScreen(TableScreen):
 
     def kept_where(self) -> str | None:
         """Where the table kept the transcript: within the data dir, said as such."""
-        kept, door = self.table.kept, self.table.door
+        kept, door = self.client.kept, self.client.door
         if kept is None:
             return None
         if door is not None and kept.is_relative_to(door.home):
@@ -247,14 +247,14 @@ class EndScreen(TableScreen):
         return str(kept)
 
     def action_leave(self) -> None:
-        self._unless_unexported("Leave the table", self.table.leave_table)
+        self._unless_unexported("Leave the table", self.client.leave_table)
 
     def action_quit(self) -> None:
-        self._unless_unexported("Quit", lambda: self.app.call_later(self.table.action_quit))
+        self._unless_unexported("Quit", lambda: self.app.call_later(self.client.action_quit))
 
     def _unless_unexported(self, doing: str, then: Callable[[], object]) -> None:
         """Do ``then`` at once when the transcript was exported, else after asking."""
-        if self.table.exported is not None:
+        if self.client.exported is not None:
             then()
             return
         kept = self.kept_where()

@@ -127,12 +127,12 @@ class GhostScreen(TableScreen):
     hand: reactive[Places] = reactive(())
 
     def compose(self) -> ComposeResult:
-        pack = self.table.pack
+        pack = self.client.pack
         yield TableHeader(pack.name.removeprefix("The "), id="header").data_bind(
             view=GhostScreen.view, lobby=GhostScreen.lobby
         )
         yield Static(id="prompt")
-        yield SandGlassBar(self.table.clock, id="sandglass").data_bind(glass=GhostScreen.glass)
+        yield SandGlassBar(self.client.clock, id="sandglass").data_bind(glass=GhostScreen.glass)
         with Horizontal(id="table-body"):
             with Vertical(id="table-main"):
                 yield SecretColumns(pack, id="columns").data_bind(
@@ -164,7 +164,7 @@ class GhostScreen(TableScreen):
         if self.recipient not in waiting:
             self.recipient = waiting[0] if waiting else None
         self.query_one("#prompt", Static).update(
-            Content.styled(your_prompt(view, self.table.pack), "bold")
+            Content.styled(your_prompt(view, self.client.pack), "bold")
         )
         self.query_one("#ghost-summary", Static).update(ghost_summary(view))
         self._show_target()
@@ -186,7 +186,7 @@ class GhostScreen(TableScreen):
         if state.stage is Stage.CULPRIT:
             culprit = view.ghost.column(view.ghost.culprit)
             names = [
-                self.table.pack.investigator_card(c).name
+                self.client.pack.investigator_card(c).name
                 for c in (culprit.character, culprit.location, culprit.item)
             ]
             detail.update(
@@ -205,7 +205,7 @@ class GhostScreen(TableScreen):
         if seeking is None:
             detail.update("")
             return
-        card = self.table.pack.investigator_card(view.ghost.column(seat).card(seeking))
+        card = self.client.pack.investigator_card(view.ghost.column(seat).card(seeking))
         # The card's name first: on a narrow screen the line is cut at its end (I reads it all).
         detail.update(
             Content.assemble(
@@ -242,7 +242,7 @@ class GhostScreen(TableScreen):
         focused = self.focused
         card = card_under(focused)
         if card is not None:
-            self.table.open_card(card)
+            self.client.open_card(card)
         else:
             seat = focused.seat if isinstance(focused, ColumnRow) else self.recipient
             target = self.target(seat)
@@ -250,7 +250,7 @@ class GhostScreen(TableScreen):
                 self.notify("Nobody seeks a card now.")
                 return
             card, note = target
-            self.table.open_card(card, note)
+            self.client.open_card(card, note)
 
     def _ensure_focus(self) -> None:
         if self.focused is None:
@@ -281,7 +281,7 @@ class GhostScreen(TableScreen):
         self.chosen = self.chosen - {card} if card in self.chosen else self.chosen | {card}
 
     def open_dream(self, message: DreamTile.Opened) -> None:
-        self.table.open_card(message.card_id)
+        self.client.open_card(message.card_id)
 
     def pick_row(self, message: ColumnRow.Picked) -> None:
         self._choose_recipient(message.seat)
@@ -333,7 +333,7 @@ class GhostScreen(TableScreen):
             self.action_hand()
 
     def card_chosen(self, message: CardTile.Chosen) -> None:
-        card = self.table.pack.investigator_card(message.card_id)
+        card = self.client.pack.investigator_card(message.card_id)
         self.notify(f"{card.name}: {card.description}", title="On the tableau")
 
     # --- acting -----------------------------------------------------------------------
@@ -349,7 +349,7 @@ class GhostScreen(TableScreen):
             if len(cards) != needed:
                 self.notify(f"Pick exactly {needed} dreams for the group (1-7), then G.")
                 return
-            self.table.act(GroupGive(cards))
+            self.client.act(GroupGive(cards))
         else:
             if self.recipient is None:
                 self.notify("Nobody awaits dreams now.")
@@ -357,7 +357,7 @@ class GhostScreen(TableScreen):
             if not cards and view.ghost.hand:
                 self.notify("Pick one or more dreams first (1-7 or Space).")
                 return
-            self.table.act(Give(self.recipient, cards))
+            self.client.act(Give(self.recipient, cards))
         self.chosen = frozenset()
 
     def action_refresh(self) -> None:
@@ -373,7 +373,7 @@ class GhostScreen(TableScreen):
         def answer(yes: bool | None) -> None:
             if yes:
                 self.chosen = frozenset()
-                self.table.act(Refresh())
+                self.client.act(Refresh())
 
         self.app.push_screen(
             ConfirmScreen(f"Discard your whole hand and draw seven new dreams?{left}"), answer

@@ -47,13 +47,13 @@ class InvestigatorScreen(SeekerScreen):
     ]
 
     def compose(self) -> ComposeResult:
-        pack = self.table.pack
+        pack = self.client.pack
         watching = self.watching
         yield TableHeader(pack.name.removeprefix("The "), watching=watching, id="header").data_bind(
             view=InvestigatorScreen.view, lobby=InvestigatorScreen.lobby
         )
         yield Static(id="prompt")
-        yield SandGlassBar(self.table.clock, id="sandglass").data_bind(
+        yield SandGlassBar(self.client.clock, id="sandglass").data_bind(
             glass=InvestigatorScreen.glass
         )
         with Horizontal(id="table-body"):

@@ -138,7 +138,7 @@ class JoinScreen(TableScreen):
             ]
 
     def compose(self) -> ComposeResult:
-        defaults = self.table.defaults
+        defaults = self.client.defaults
         doing = "Watch" if self.watching else "Join"
         if self.found is not None:
             title = f"{doing} {self.found.advert.name}"
@@ -272,9 +272,9 @@ class JoinScreen(TableScreen):
         # A refused code or an unreachable host brings the player back here, as typed.
         again = replace(self.page, typed=self._typed())
         if watch:
-            self.table.spectate(ticket, name, again=again)
+            self.client.spectate(ticket, name, again=again)
         else:
-            self.table.join(ticket, name, self._role(), again=again)
+            self.client.join(ticket, name, self._role(), again=again)
 
     @work(exclusive=True, group="discovery", exit_on_error=False)
     async def _find_and_join(
@@ -285,7 +285,7 @@ class JoinScreen(TableScreen):
         progress = self.query_one("#join-progress", Static)
         progress.update(Content.styled(f"Looking for table {nameplate} on the LAN…", "$accent"))
         try:
-            door = await self.table.open_door()
+            door = await self.client.open_door()
             matches = await door.find(nameplate, LOOK_FOR_TABLE)
         except Exception:  # mDNS may be blocked on this network: joining by address still works
             matches = []
@@ -313,4 +313,4 @@ class JoinScreen(TableScreen):
 
     @on(Button.Pressed, "#back")
     def action_back(self) -> None:
-        self.table.go(StartPage())
+        self.client.go(StartPage())

@@ -198,7 +198,7 @@ class LobbyScreen(TableScreen):
 
     def compose(self) -> ComposeResult:
         # A table still opening (the app's first moments) shows its name and says so.
-        opening = self.table.opening
+        opening = self.client.opening
         with Vertical(id="lobby"):
             yield Static(lobby_title(opening) if opening else "", id="lobby-title")
             yield Static(Content.styled(FLOURISH, "$secondary"), classes="flourish")
@@ -233,7 +233,7 @@ class LobbyScreen(TableScreen):
         self.query_one("#lobby-rules", Static).update(rules)
         self.query_one("#lobby-join", Static).update(joining_lines(lobby))
         hint = self._hint(lobby)
-        if self.table.tutorial is not None and not lobby.started:
+        if self.client.tutorial is not None and not lobby.started:
             hint += Content.styled(
                 "\nKnow a part already? 2: skip to the Ghost's give · 3: skip to Stage Two.",
                 "$text-muted",
@@ -260,7 +260,7 @@ class LobbyScreen(TableScreen):
         if action == "learn":
             return self._newcomer_welcome(lobby)
         if action == "chapter":
-            return self.table.tutorial is not None and lobby is not None and not lobby.started
+            return self.client.tutorial is not None and lobby is not None and not lobby.started
         return True
 
     def _newcomer_welcome(self, lobby: LobbyInfo | None) -> bool:
@@ -273,7 +273,7 @@ class LobbyScreen(TableScreen):
             and (lobby.offline or lobby.can_start)  # a table of the player's own
             and not lobby.watching
             and not lobby.started
-            and self.table.tutorial is None
+            and self.client.tutorial is None
         )
 
     def _hint(self, lobby: LobbyInfo) -> Content:
@@ -318,15 +318,15 @@ class LobbyScreen(TableScreen):
         lobby = self.lobby
         if lobby is None:
             return
-        self.table.start_game()
+        self.client.start_game()
 
     def action_ready(self) -> None:
         lobby = self.lobby
         if lobby is not None and lobby.rematch:
-            self.table.set_ready(not lobby.you_ready)
+            self.client.set_ready(not lobby.you_ready)
 
     def action_rotate(self) -> None:
-        self.table.rotate_seats()
+        self.client.rotate_seats()
 
     def action_browser_seats(self) -> None:
         from domicile_tui.screens.browser_seats import BrowserSeatScreen
@@ -336,14 +336,14 @@ class LobbyScreen(TableScreen):
             self.app.push_screen(BrowserSeatScreen(lobby.browser_seats))
 
     def action_leave(self) -> None:
-        self.table.leave_table()
+        self.client.leave_table()
 
     def action_learn(self) -> None:
-        self.table.leave_to_learn()
+        self.client.leave_to_learn()
 
     def action_chapter(self, number: int) -> None:
         """In the tutorial's lobby: go straight to chapter ``number``."""
-        self.table.tutorial_chapter(number)
+        self.client.tutorial_chapter(number)
 
     def palette_commands(self) -> Iterable[SystemCommand]:
         lobby = self.lobby

@@ -99,12 +99,12 @@ class SeekerScreen(TableScreen):
     @property
     def watching(self) -> bool:
         """This player watches the table: the same screen, read only."""
-        lobby = self.table.lobby
+        lobby = self.client.lobby
         return lobby is not None and lobby.watching
 
     def prompt(self, view: View) -> Content:
         """What this player can do now (a spectator: whose view it sees)."""
-        text = watching_prompt(view) if self.watching else your_prompt(view, self.table.pack)
+        text = watching_prompt(view) if self.watching else your_prompt(view, self.client.pack)
         return Content.styled(text, "bold")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -146,19 +146,19 @@ class SeekerScreen(TableScreen):
             self.notify("You are watching: a spectator cannot play.")
             return
         if view is not None:
-            self.table.act(Place(view.seat, message.card_id))
+            self.client.act(Place(view.seat, message.card_id))
 
     def open_dream(self, message: DreamTile.Opened) -> None:
-        self.table.open_card(message.card_id)
+        self.client.open_card(message.card_id)
 
     @on(ChatPanel.Said)
     def say(self, message: ChatPanel.Said) -> None:
-        self.table.say(message.text)
+        self.client.say(message.text)
 
     def action_lock(self) -> None:
         # Decided when its turn comes, on the game as it is then: L right behind Enter locks
         # the marker Enter placed, and L L locks then unlocks.
-        self.table.act_on(lock_or_unlock)
+        self.client.act_on(lock_or_unlock)
 
     def _side(self, shown: bool) -> None:
         """On a phone: the side panel's tab (``shown``) or the table's."""
@@ -199,7 +199,7 @@ class SeekerScreen(TableScreen):
     def action_inspect(self) -> None:
         card = card_under(self.focused)
         if card is not None:
-            self.table.open_card(card)
+            self.client.open_card(card)
         else:
             self.notify("Move to a card first (C: the cards, D: the dreams).")
 

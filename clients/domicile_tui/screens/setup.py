@@ -64,7 +64,7 @@ class HostSetupScreen(TableScreen):
         self.offline = page.offline
 
     def compose(self) -> ComposeResult:
-        defaults = self.table.defaults
+        defaults = self.client.defaults
         title = "A new offline table" if self.offline else "A new table on this laptop"
         with VerticalScroll(id="setup"):
             yield Static(Content.styled(title, "bold $primary"), classes="setup-title")
@@ -198,7 +198,7 @@ class HostSetupScreen(TableScreen):
         except SettingsError as error:
             self.notify(str(error), title="Cannot open the table", severity="error")
             return
-        self.table.sit_down(settings, offline=self.offline)
+        self.client.sit_down(settings, offline=self.offline)
 
     @on(Input.Submitted)
     def _submitted(self) -> None:
@@ -207,4 +207,4 @@ class HostSetupScreen(TableScreen):
 
     @on(Button.Pressed, "#back")
     def action_back(self) -> None:
-        self.table.go(StartPage())
+        self.client.go(StartPage())

@@ -94,7 +94,7 @@ class StartScreen(TableScreen):
             yield Static(Content.styled(TITLE, "bold $primary"), id="title")
             yield Static(Content.styled(TAGLINE, "italic $text-muted"), id="tagline")
             yield Static(Content.styled(FLOURISH, "$secondary"), classes="flourish")
-            lan = self.table.lan
+            lan = self.client.lan
             with Center():
                 yield OptionList(*self._menu(lan), id="menu", markup=False)
             if lan:
@@ -122,7 +122,7 @@ class StartScreen(TableScreen):
         ]
 
     def on_mount(self) -> None:
-        if self.table.lan:
+        if self.client.lan:
             self._show_found()
             # Once the screen is painted: mDNS and the host's store need not hold it up.
             self.call_after_refresh(self.look_for_tables)
@@ -133,7 +133,7 @@ class StartScreen(TableScreen):
         """Offer first the table this laptop hosted whose game is not over, if any."""
         import asyncio
 
-        door = await self.table.open_door()
+        door = await self.client.open_door()
         try:
             unfinished = await asyncio.to_thread(door.unfinished)
         except Exception as error:  # a damaged store: say so, and let the evening go on
@@ -155,7 +155,7 @@ class StartScreen(TableScreen):
         """Keep the list of tables on the LAN fresh while the front door is open."""
         import asyncio
 
-        door = await self.table.open_door()
+        door = await self.client.open_door()
         while True:
             try:
                 # Anyone on the LAN writes an advert: its words are inert before they show.
@@ -194,7 +194,7 @@ class StartScreen(TableScreen):
     async def chosen(self, event: OptionList.OptionSelected) -> None:
         match event.option.id:
             case "resume" if self.unfinished is not None:
-                self.table.resume(self.unfinished)
+                self.client.resume(self.unfinished)
             case "host":
                 self.action_host()
             case "join-code":
@@ -208,7 +208,7 @@ class StartScreen(TableScreen):
             case "tutorial":
                 self.action_tutorial()
             case "quit":
-                await self.table.action_quit()
+                await self.client.action_quit()
 
     @on(OptionList.OptionSelected, "#lan-tables")
     def table_chosen(self, event: OptionList.OptionSelected) -> None:
@@ -219,13 +219,13 @@ class StartScreen(TableScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Without the LAN (--offline) the network's keys are not offered at all.
         if action in ("host", "join_code", "join_address", "watch"):
-            return self.table.lan
+            return self.client.lan
         return True
 
     def _lan_only(self) -> bool:
-        if not self.table.lan:
+        if not self.client.lan:
             self.notify("This is an offline session: play offline (O).", severity="warning")
-        return self.table.lan
+        return self.client.lan
 
     def action_host(self) -> None:
         if self._lan_only():
@@ -235,7 +235,7 @@ class StartScreen(TableScreen):
         self._setup(offline=True)
 
     def action_tutorial(self) -> None:
-        self.table.begin_tutorial()
+        self.client.begin_tutorial()
 
     def action_join_code(self) -> None:
         if self._lan_only():
@@ -247,15 +247,15 @@ class StartScreen(TableScreen):
 
     def action_watch(self) -> None:
         if self._lan_only():
-            self.table.go(JoinPage(lan=self.found, watch=True))
+            self.client.go(JoinPage(lan=self.found, watch=True))
 
     def _setup(self, *, offline: bool) -> None:
-        self.table.go(SetupPage(offline=offline))
+        self.client.go(SetupPage(offline=offline))
 
     def _join(self, *, found: DiscoveredTable | None = None, by_address: bool = False) -> None:
-        self.table.go(
+        self.client.go(
             JoinPage(found=found, by_address=by_address and found is None, lan=self.found)
         )
 
     async def action_quit(self) -> None:
-        await self.table.action_quit()
+        await self.client.action_quit()
