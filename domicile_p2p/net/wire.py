@@ -57,6 +57,8 @@ Seat = Annotated[int, msgspec.Meta(ge=0, le=6, description="0 is the Ghost, 1-6 
 GameNumber = Annotated[
     int, msgspec.Meta(ge=1, le=2**53 - 1, description="which of the table's games (1: its first)")
 ]
+Day = Annotated[int, msgspec.Meta(ge=1, le=99, description="a day of the game (1: its first)")]
+Stage = Annotated[int, msgspec.Meta(ge=1, le=2, description="the game's stage: 1 or 2")]
 PlayerName = Annotated[str, msgspec.Meta(min_length=1, max_length=40)]
 Text = Annotated[str, msgspec.Meta(max_length=500)]
 Object = dict[str, Any]
@@ -202,7 +204,19 @@ class Restore(_Message, frozen=True, tag="restore"):
     events: Annotated[list[Object], msgspec.Meta(min_length=1, max_length=MAX_EVENTS_PER_FRAME)]
 
 
-ClientMessage = Join | Watch | Confirm | Resume | Act | Fetch | Head | Ready | Restore
+class Seen(_Message, frozen=True, tag="seen"):
+    """This seat's person has seen every séance of the table's game ``game`` before its
+    round ``day``, ``stage`` (the round the last séance moved the game on to): the host
+    turns that round's sand-glass once every seated person has said so, and
+    ``SEANCE_SEEN_WITHIN`` after the séance at the latest.  Optional: a client that never
+    sends it is waited for that long.  A bot's seat never sends it (nor is waited for)."""
+
+    game: GameNumber
+    day: Day
+    stage: Stage
+
+
+ClientMessage = Join | Watch | Confirm | Resume | Act | Fetch | Head | Ready | Restore | Seen
 
 
 # ----------------------------------------------------------------- host -> client
@@ -310,7 +324,19 @@ class PeerHead(_Message, frozen=True, tag="peer-head"):
     sig: Hex64
 
 
-HostMessage = Welcome | PakeReply | Lobby | Seated | Watching | Events | Error | PeerHead
+class AllSeen(_Message, frozen=True, tag="all-seen"):
+    """Every seated person has seen the séance that moved game ``game`` on to round
+    ``day``, ``stage`` (each sent ``seen``): the round's sand-glass turns now, or at its
+    give if that comes later, rather than ``SEANCE_SEEN_WITHIN`` after the séance.  Sent
+    to everyone at the table (seats and spectators) at most once a round, and only before
+    that wait is over."""
+
+    game: GameNumber
+    day: Day
+    stage: Stage
+
+
+HostMessage = Welcome | PakeReply | Lobby | Seated | Watching | Events | Error | PeerHead | AllSeen
 
 _any_decoder: Final = msgspec.json.Decoder()
 _client_decoder: Final = msgspec.json.Decoder(ClientMessage)

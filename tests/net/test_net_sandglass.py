@@ -51,16 +51,68 @@ def test_the_host_calls_time_and_the_game_goes_on_to_a_valid_end(tmp_path: Path)
     assert report.valid, report.summary
 
 
-def test_the_next_glass_is_turned_once_everyone_has_seen_the_seance() -> None:
+def test_the_next_glass_waits_at_most_seance_seen_within_for_people_who_never_say_seen() -> None:
     glass = SandGlass()
-    glass.observe(4, (1, 1), 30, now=100.0, round=(1, 1))
+    glass.observe(4, (1, 1), 30, now=100.0, round=(1, 1), people={1, 2})
     assert glass.deadline() == 130.0  # day 1: no séance before it
-    glass.observe(4, None, 30, now=120.0, round=(1, 1))  # every marker locked
-    glass.observe(4, None, 30, now=121.0, round=(2, 1))  # the séance, and day 2
-    glass.observe(4, (2, 1), 30, now=122.0, round=(2, 1))  # the Ghost gave at once
+    glass.observe(4, None, 30, now=120.0, round=(1, 1), people={1, 2})  # every marker locked
+    glass.observe(4, None, 30, now=121.0, round=(2, 1), people={1, 2})  # the séance, and day 2
+    glass.observe(4, (2, 1), 30, now=122.0, round=(2, 1), people={1, 2})  # the Ghost gave at once
     assert glass.deadline() == 121.0 + SEANCE_SEEN_WITHIN + 30
-    glass.observe(4, None, 30, now=150.0, round=(2, 1))
-    glass.observe(4, None, 30, now=151.0, round=(3, 1))
+    glass.observe(4, None, 30, now=150.0, round=(2, 1), people={1, 2})
+    glass.observe(4, None, 30, now=151.0, round=(3, 1), people={1, 2})
     late = 151.0 + SEANCE_SEEN_WITHIN + 5  # the Ghost thought long: the glass runs from the give
-    glass.observe(4, (3, 1), 30, now=late, round=(3, 1))
+    glass.observe(4, (3, 1), 30, now=late, round=(3, 1), people={1, 2})
     assert glass.deadline() == late + 30
+    glass.seen(4, 1, (3, 1), now=late + 1)  # seen after the wait: changes nothing, says nothing
+    glass.seen(4, 2, (3, 1), now=late + 1)
+    assert glass.deadline() == late + 30 and glass.all_seen() == []
+
+
+def _told_day_2(glass: SandGlass, people: set[int]) -> None:
+    """Day 1 under way at 100, its séance told at 121 to ``people``, day 2 given at 122."""
+    glass.observe(4, (1, 1), 30, now=100.0, round=(1, 1), people=people)
+    glass.observe(4, None, 30, now=121.0, round=(2, 1), people=people)
+    glass.observe(4, (2, 1), 30, now=122.0, round=(2, 1), people=people)
+
+
+def test_the_next_glass_turns_once_everyone_has_seen_the_seance() -> None:
+    glass = SandGlass()
+    _told_day_2(glass, {1, 3})
+    assert glass.deadline() == 121.0 + SEANCE_SEEN_WITHIN + 30  # nobody has said seen yet
+    glass.seen(4, 1, (2, 1), now=124.0)
+    assert glass.deadline() == 121.0 + SEANCE_SEEN_WITHIN + 30 and glass.all_seen() == []
+    glass.seen(4, 3, (2, 1), now=126.0)  # the last person: the glass turns now
+    assert glass.deadline() == 126.0 + 30
+    assert glass.all_seen() == [(4, (2, 1))]
+    assert glass.all_seen() == []  # said once
+
+
+def test_seen_before_the_give_turns_the_glass_at_the_give() -> None:
+    glass = SandGlass()
+    glass.observe(4, (1, 1), 30, now=100.0, round=(1, 1), people={1})
+    glass.observe(4, None, 30, now=121.0, round=(2, 1), people={1})
+    glass.seen(4, 1, (2, 1), now=123.0)
+    assert glass.all_seen() == [(4, (2, 1))]
+    glass.observe(4, (2, 1), 30, now=125.0, round=(2, 1), people={1})
+    assert glass.deadline() == 125.0 + 30
+
+
+def test_a_table_without_people_turns_the_glass_at_the_give() -> None:
+    glass = SandGlass()
+    _told_day_2(glass, set())  # bots only (or only spectators watch)
+    assert glass.deadline() == 122.0 + 30
+    assert glass.all_seen() == [(4, (2, 1))]
+
+
+def test_a_person_who_left_is_not_waited_for_and_a_wrong_round_changes_nothing() -> None:
+    glass = SandGlass()
+    _told_day_2(glass, {1, 2})
+    glass.seen(4, 1, (1, 1), now=123.0)  # an earlier round's séance
+    glass.seen(4, 5, (2, 1), now=123.0)  # a seat nobody waits for
+    glass.seen(4, 1, (2, 1), now=123.0)
+    glass.seen(4, 1, (2, 1), now=123.5)  # twice is once
+    assert glass.deadline() == 121.0 + SEANCE_SEEN_WITHIN + 30
+    glass.left(4, 2, now=124.0)  # the other person disconnected
+    assert glass.deadline() == 124.0 + 30
+    assert glass.all_seen() == [(4, (2, 1))]

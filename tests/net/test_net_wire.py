@@ -36,6 +36,7 @@ def test_every_message_round_trips() -> None:
         wire.Resume(wire.PROTOCOL, 3, KEY, PROOF, 12),
         wire.Act({"kind": "lock", "n": 1}),
         wire.Fetch(4),
+        wire.Seen(2, 3, 1),
     ]
     for message in messages:
         assert wire.decode_client(wire.text(message)) == message
@@ -52,6 +53,7 @@ def test_every_message_round_trips() -> None:
         ),
         wire.Events(0, [{"seq": 0}]),
         wire.Error(wire.ErrorCode.RULE, "not now", fatal=False),
+        wire.AllSeen(1, 7, 2),
     ]
     for reply in replies:
         assert wire.decode_host(wire.text(reply)) == reply
@@ -82,6 +84,18 @@ def test_every_message_round_trips() -> None:
         (json.dumps({"type": "fetch", "since": -1}), "bad-message", "since"),
         (json.dumps({"type": "fetch", "since": 1.5}), "bad-message", "since"),
         ('{"type":"act","action":{"t":"' + "x" * wire.MAX_FRAME + '"}}', "too-large", "over"),
+        (json.dumps({"type": "seen", "game": 1, "day": 2}), "bad-message", "stage"),
+        (json.dumps({"type": "seen", "game": 1, "day": 0, "stage": 1}), "bad-message", "day"),
+        (json.dumps({"type": "seen", "game": 1, "day": 2, "stage": 3}), "bad-message", "stage"),
+        (json.dumps({"type": "seen", "game": 0, "day": 2, "stage": 1}), "bad-message", "game"),
+        (json.dumps({"type": "seen", "game": 1, "day": "2", "stage": 1}), "bad-message", "day"),
+        (
+            json.dumps({"type": "seen", "game": 1, "day": 2, "stage": 1, "seat": 1}),
+            "bad-message",
+            "unknown field `seat`",
+        ),
+        # The host's word is not a client's to send.
+        (json.dumps({"type": "all-seen", "game": 1, "day": 2, "stage": 1}), "bad-message", "type"),
     ],
     ids=lambda value: str(value)[:30],
 )
@@ -125,6 +139,7 @@ def test_schemas_describe_every_message_type() -> None:
         "head",
         "ready",
         "restore",
+        "seen",
     }
     assert set(host) == {
         "welcome",
@@ -135,6 +150,7 @@ def test_schemas_describe_every_message_type() -> None:
         "events",
         "error",
         "peer-head",
+        "all-seen",
     }
 
 

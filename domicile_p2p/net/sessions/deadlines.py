@@ -19,7 +19,7 @@ statement each calls for (:meth:`GameDeadlines.abort`,
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,8 +43,15 @@ class Statement:
 class GameDeadlines:
     """The setup and sand-glass clocks of every table of one host (see the module docstring)."""
 
-    def __init__(self, rooms: Mapping[int, Room], setup_timeout: float) -> None:
+    def __init__(
+        self,
+        rooms: Mapping[int, Room],
+        setup_timeout: float,
+        people: Callable[[int], Collection[int]] = lambda nameplate: (),
+    ) -> None:
         self._rooms = rooms
+        self._people = people
+        """The seats of a table held by a connected person (no bot): who sees its séances."""
         self._setup = SetupWatch(setup_timeout)
         self._sand_glass = SandGlass()
         self._published: set[int] = {
@@ -70,7 +77,20 @@ class GameDeadlines:
             investigation = None if game is None else game.investigation
             timer = None if game is None else game.timer
             round = None if game is None or game.ended else game.round
-            self._sand_glass.observe(nameplate, investigation, timer, now, round)
+            people = () if round is None else self._people(nameplate)
+            self._sand_glass.observe(nameplate, investigation, timer, now, round, people)
+
+    def seen(self, nameplate: int, seat: int, round: tuple[int, int], now: float) -> None:
+        """The person at ``seat`` has seen the séance that began ``round``."""
+        self._sand_glass.seen(nameplate, seat, round, now)
+
+    def left(self, nameplate: int, seat: int, now: float) -> None:
+        """The person at ``seat`` disconnected: the séance's glass no longer waits for them."""
+        self._sand_glass.left(nameplate, seat, now)
+
+    def all_seen(self) -> list[tuple[int, tuple[int, int]]]:
+        """The tables (and rounds) where every person has now seen the last séance."""
+        return self._sand_glass.all_seen()
 
     def stalled(self, now: float) -> list[Room]:
         """The tables whose setup step is past its deadline."""

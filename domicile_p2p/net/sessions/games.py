@@ -10,6 +10,9 @@ begin (``lobby.py`` says when, and hands it to :meth:`Games.begin`):
   nothing) and the new events are published (``fanout.py``: on disk first,
   then to everyone at the table);
 - a seat's ``Head`` and a peer's ``Restore`` (``relay.py``);
+- a person's ``Seen`` (:meth:`Games.seen`): the séance before the round it names was
+  seen; once every person has (or left), the round's glass turns and the table is
+  told ``AllSeen`` (``guards/sandglass.py``);
 - the games' clocks (``deadlines.py``, :meth:`Games.watch`): a stalled setup
   is aborted, a sand-glass run out calls time, each statement published like
   any event.
@@ -22,19 +25,19 @@ go, and nothing else is touched.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 
 from domicile_p2p.net.sessions.chat import ChatBudgets, chat_text
 from domicile_p2p.net.sessions.connection import Connection, Refusals
 from domicile_p2p.net.sessions.deadlines import GameDeadlines, Statement
-from domicile_p2p.net.sessions.effects import ConnectionId, HostEffect, Log, TableChanged
+from domicile_p2p.net.sessions.effects import ConnectionId, HostEffect, Log, Send, TableChanged
 from domicile_p2p.net.sessions.fanout import FanOut
 from domicile_p2p.net.sessions.handshake import out_of_order
 from domicile_p2p.net.sessions.limits import HostLimits
 from domicile_p2p.net.sessions.lobby_clocks import LobbyClocks
 from domicile_p2p.net.sessions.relay import Relay
 from domicile_p2p.net.sessions.room import EventObject, Refusal, Room
-from domicile_p2p.net.wire import Act, ErrorCode, Head, Restore
+from domicile_p2p.net.wire import Act, AllSeen, ErrorCode, Head, Restore, Seen
 
 
 class Games:
@@ -50,6 +53,7 @@ class Games:
         refusals: Refusals,
         clocks: LobbyClocks,
         limits: HostLimits,
+        people: Callable[[int], Collection[int]] = lambda nameplate: (),
     ) -> None:
         self.rooms = rooms
         self._connections = connections
@@ -58,7 +62,7 @@ class Games:
         self._refusals = refusals
         self._clocks = clocks
         """The lobbies' clocks: a table's stops when its game begins or it is set aside."""
-        self.deadlines = GameDeadlines(rooms, limits.setup_timeout)
+        self.deadlines = GameDeadlines(rooms, limits.setup_timeout, people)
         self._chat = ChatBudgets(limits)
 
     def begin(self, room: Room) -> list[HostEffect]:
@@ -98,6 +102,34 @@ class Games:
         if chat is not None:
             self._chat.spend(room.nameplate, state.seat, game_id, chat)
         return self._publish(room, start, events, lobby_changed=False)
+
+    def seen(self, state: Connection, message: Seen, now: float) -> list[HostEffect]:
+        """A person has seen the séance before round ``day``, ``stage`` (``guards/sandglass.py``).
+
+        A round the game has not reached, or another game's, is refused (``unexpected``); an
+        earlier round of this game (a séance seen as the next was told) changes nothing."""
+        assert state.nameplate is not None and state.seat is not None
+        room = self.rooms[state.nameplate]
+        game = room.game
+        current = None if game is None else game.round
+        said = (message.day, message.stage)
+        if current is None or message.game != room.games:
+            return self._refusals.bad(
+                state, ErrorCode.UNEXPECTED, f"game {message.game} is not under way at this table"
+            )
+        if said > current:
+            return self._refusals.bad(
+                state,
+                ErrorCode.UNEXPECTED,
+                f"day {message.day}, stage {message.stage} has not begun "
+                f"(the game is at day {current[0]}, stage {current[1]})",
+            )
+        self.deadlines.seen(room.nameplate, state.seat, said, now)
+        return []
+
+    def left(self, nameplate: int, seat: int, now: float) -> None:
+        """The person at ``seat`` disconnected: no séance waits for them."""
+        self.deadlines.left(nameplate, seat, now)
 
     def head(self, state: Connection, message: Head) -> list[HostEffect]:
         """Relay a seat's signed chain head to everyone else at its table (``relay.py``)."""
@@ -146,6 +178,11 @@ class Games:
             effects += self._contained(room, "abort", self._abort_stalled)
         for room in self.deadlines.out_of_time(now):
             effects += self._contained(room, "call time", self._time_up)
+        for nameplate, (day, stage) in self.deadlines.all_seen():
+            room = self.rooms[nameplate]
+            effects.append(Log("all-seen", {"table": nameplate, "day": day, "stage": stage}))
+            told = AllSeen(room.games, day, stage)
+            effects += [Send(connection, told) for connection in self._fan_out.everyone(room)]
         return effects
 
     def _abort_stalled(self, room: Room) -> list[HostEffect]:

@@ -37,10 +37,12 @@ A connection goes through these phases (``connection.py``)::
     SEATED    the connection plays one seat: Act, Fetch, and Head (its signed
               chain head, relayed to the table: ``relay.py``); in the lobby of
               a table's next game, Ready; Restore, when it holds events of the
-              game the host's log lost (``relay.py``).
+              game the host's log lost (``relay.py``); Seen, once its person has
+              seen a séance (``games.py``: the next glass waits for it).
     WATCHING  a spectator: no seat.  It gets what the seats get (the lobby,
-              every event, the relayed heads) and may Fetch; an Act, a Head or
-              a Ready is refused (``spectator``) and counts as a refused message.
+              every event, the relayed heads, AllSeen) and may Fetch; an Act, a
+              Head, a Ready or a Seen is refused (``spectator``) and counts as a
+              refused message.
 
 A table's game begins when its room says so (``room.py``: every seat held,
 the owner's start, or the lobby wait over); a person may take the seat of
@@ -113,6 +115,7 @@ from domicile_p2p.net.wire import (
     Ready,
     Restore,
     Resume,
+    Seen,
     Watch,
 )
 from domicile_p2p.net.wire import event_frames as event_frames  # tests import it from here
@@ -155,6 +158,7 @@ class HostSession:
             refusals=self._refusals,
             clocks=clocks,
             limits=self.limits,
+            people=self._people,
         )
         self._lobbies = Lobbies(
             self.rooms,
@@ -176,6 +180,16 @@ class HostSession:
     def spectators(self, nameplate: int) -> int:
         """How many connections watch ``nameplate`` now."""
         return len(self._at_table.spectators(nameplate))
+
+    def _people(self, nameplate: int) -> set[int]:
+        """The seats of ``nameplate`` a person holds and is connected to (a seat joined as a
+        bot, the host's own or ``domicile bot``'s, is not a person's): who sees a séance."""
+        holders = self.rooms[nameplate].holders
+        return {
+            seat
+            for seat in self._at_table.seats(nameplate)
+            if seat in holders and not holders[seat].bot
+        }
 
     def authenticated(self, connection: ConnectionId) -> bool:
         """Whether ``connection`` has proven the code (seated or watching) or its seat's key."""
@@ -244,7 +258,9 @@ class HostSession:
                     return self._games.head(state, message)
                 case Restore() if state.phase in (Phase.SEATED, Phase.WATCHING):
                     return self._games.restore(state, message)
-                case Act() | Head() | Ready() if state.phase is Phase.WATCHING:
+                case Seen() if state.phase is Phase.SEATED:
+                    return self._games.seen(state, message, now)
+                case Act() | Head() | Ready() | Seen() if state.phase is Phase.WATCHING:
                     return self._bad(
                         state,
                         ErrorCode.SPECTATOR,
@@ -288,12 +304,20 @@ class HostSession:
         state = self._connections.pop(connection, None)
         if state is None:
             return []
+        seat, nameplate = state.seat, state.nameplate
+        if (
+            state.phase is Phase.SEATED
+            and nameplate is not None
+            and seat is not None
+            and self._at_table.holder(nameplate, seat) == connection
+        ):
+            self._games.left(nameplate, seat, now)  # a séance no longer waits for them
         effects: list[HostEffect] = [
             Log("disconnected", {"connection": connection}),
             *self._handshake.left(state, now),
             *self._handshake.admit(now),
         ]
-        return effects + self._lobbies.leave(state)
+        return effects + self._lobbies.leave(state) + self._games.watch(now)
 
     def tick(self, now: float) -> list[HostEffect]:
         effects = self._handshake.overdue(now) + self._handshake.admit(now)
@@ -366,5 +390,6 @@ _SEATS_ONLY: Final[dict[type, str]] = {
     Act: "chat or act",
     Head: "sign a chain head",
     Ready: "say it is ready for a game",
+    Seen: "say it has seen a séance",
 }
 """What a spectator cannot do, by the message it tried it with."""

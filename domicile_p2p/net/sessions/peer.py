@@ -83,6 +83,7 @@ from domicile_p2p.net.sessions.seat import SeatPlayer
 from domicile_p2p.net.wire import (
     PROTOCOL,
     Act,
+    AllSeen,
     Confirm,
     Error,
     ErrorCode,
@@ -99,6 +100,7 @@ from domicile_p2p.net.wire import (
     Resume,
     Role,
     Seated,
+    Seen,
     Watch,
     Watching,
     Welcome,
@@ -164,6 +166,9 @@ class PeerSession:
         self.player = SeatPlayer(identity, spectator=watch)
         self.heads = HeadWatch()
         self.lobby: Lobby | None = None
+        self.all_seen: AllSeen | None = None
+        """The host's last word that everyone at the table has seen a séance (its round's
+        sand-glass turns then: ``guards/sandglass.py``)."""
         self.in_flight: SignedAction | None = None
         self._phase = _Phase.OFFLINE
         self._fingerprint = b""
@@ -221,6 +226,13 @@ class PeerSession:
             return []
         return [Transmit(Ready(ready))]
 
+    def seen(self, day: int, stage: int) -> list[PeerEffect]:
+        """This seat's person has seen every séance before round ``day``, ``stage`` of the
+        game under way (the host turns that round's glass once every person has)."""
+        if self._phase is not _Phase.SEATED or self.watch or self.game is None:
+            return []
+        return [Transmit(Seen(self.game, day, stage))]
+
     # ------------------------------------------------------------- inputs
 
     def connection_made(self, fingerprint: bytes, pinned: bool) -> list[PeerEffect]:
@@ -259,6 +271,9 @@ class PeerSession:
                 return self._events(message)
             case PeerHead() if self._phase is _Phase.SEATED:
                 return self._peer_head(message)
+            case AllSeen() if self._phase is _Phase.SEATED:
+                self.all_seen = message
+                return []
         raise HostMisbehaved(
             f"the host sent {type(message).__name__} while this client was at {self._phase.value}"
         )
