@@ -28,13 +28,13 @@ Séance verdicts are always the truth, read from its own columns.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import accumulate, combinations, permutations
 from math import nextafter
-from operator import add, getitem
-from typing import Final
+from operator import add, getitem, itemgetter
+from typing import Any, Final
 
 from domicile_p2p.bots.errors import BotMisuse
 from domicile_p2p.bots.memory import SeanceMemory
@@ -76,42 +76,39 @@ SCARCE_REFRESHES: Final = 1
 """A game with at most this many refreshes left counts them as scarce."""
 
 
-class _Partial:
-    """A give being grown: its cards, the hand position of the last one, and either its
-    exact scores (the target's and each rival's) or only an upper bound of its margin, the
-    scores then being summed from the parent's when first needed."""
+_Partial = list[Any]
+"""A give being grown: ``[hand position of its last card, parent, target's score, rivals'
+scores, margin bound]`` (its cards are the parent's and the last).  Either its exact scores
+(the target's and each rival's) are known, or only an upper bound of its margin, the
+scores (``None`` then) being summed from the parent's when first needed (:func:`_scores`).
+A list, not an object, and no tuple of its cards: a search grows hundreds of them."""
 
-    __slots__ = ("_rivals", "_target", "cards", "last", "margin_bound", "parent")
-
-    def __init__(
-        self,
-        cards: tuple[str, ...],
-        last: int,
-        parent: _Partial | None,
-        target: float | None,
-        rivals: list[float] | None,
-        margin_bound: float,
-    ) -> None:
-        self.cards = cards
-        self.last = last
-        self.parent = parent
-        self._target = target
-        self._rivals = rivals
-        self.margin_bound = margin_bound
-
-    def scores(
-        self, to_target: Sequence[float], to_others: Sequence[Sequence[float]]
-    ) -> tuple[float, list[float]]:
-        """The target's score and each rival's score with this give's cards."""
-        if self._target is None or self._rivals is None:
-            assert self.parent is not None  # only the empty give has no parent, and it is exact
-            target, rivals = self.parent.scores(to_target, to_others)
-            self._target = target + to_target[self.last]
-            self._rivals = list(map(add, rivals, to_others[self.last]))
-        return self._target, self._rivals
+_LAST, _PARENT, _TARGET, _RIVALS, _MARGIN_BOUND = range(5)
 
 
-_CardRead = tuple[float, list[float], float]
+def _scores(
+    partial: _Partial, to_target: Sequence[float], to_others: Sequence[Sequence[float]]
+) -> tuple[float, list[float]]:
+    """The target's score and each rival's score with the give's cards."""
+    if partial[_TARGET] is None or partial[_RIVALS] is None:
+        # only the empty give has no parent, and it is exact
+        target, rivals = _scores(partial[_PARENT], to_target, to_others)
+        last = partial[_LAST]
+        partial[_TARGET] = target + to_target[last]
+        partial[_RIVALS] = list(map(add, rivals, to_others[last]))
+    return partial[_TARGET], partial[_RIVALS]
+
+
+def _positions(partial: _Partial) -> list[int]:
+    """The hand positions of a give's cards, in hand order."""
+    positions: list[int] = []
+    while partial[_PARENT] is not None:
+        positions.append(partial[_LAST])
+        partial = partial[_PARENT]
+    return positions[::-1]
+
+
+_CardRead = tuple[float, tuple[float, ...], float]
 """What a dream card adds to the score of the card sought, of each rival, and to the margin
 at most."""
 
@@ -127,7 +124,7 @@ class _Reading:
     kept by the bot per card sought and rivals).
     """
 
-    __slots__ = ("_fits", "_others", "_read", "_target", "key", "start")
+    __slots__ = ("_fits", "_others", "_read", "_rivals_of", "_target", "key", "start")
 
     def __init__(
         self,
@@ -141,6 +138,11 @@ class _Reading:
         self._fits = table.fits
         self._target = target
         self._others = others
+        # A card's row read at every rival in one C call (a tuple, even of one rival).
+        getter = itemgetter(*others)
+        self._rivals_of: Callable[[dict[str, float]], tuple[float, ...]] = (
+            getter if len(others) > 1 else lambda row: (getter(row),)
+        )
         # What each card read so far adds (see ``cards``): to the target, to each rival,
         # and to the margin at most.
         self._read = read
@@ -150,21 +152,20 @@ class _Reading:
         )
         """The target's score and each rival's with the dreams held."""
 
-    def cards(self, hand: Sequence[str]) -> tuple[list[float], list[list[float]], list[float]]:
+    def cards(
+        self, hand: Sequence[str]
+    ) -> tuple[tuple[float, ...], tuple[tuple[float, ...], ...], tuple[float, ...]]:
         """What each card of ``hand`` adds to the target's score, to each rival's, and the
         most it can add to the margin (the first minus the least of the second)."""
         read = self._read
         entries = [read.get(card) or self._read_card(card) for card in hand]
-        return (
-            [entry[0] for entry in entries],
-            [entry[1] for entry in entries],
-            [entry[2] for entry in entries],
-        )
+        to_target, to_others, gain = zip(*entries, strict=True)
+        return to_target, to_others, gain
 
     def _read_card(self, card: str) -> _CardRead:
         row = self._fits[card]
         adds = row[self._target]
-        rivals = [row[other] for other in self._others]
+        rivals = self._rivals_of(row)
         entry = self._read[card] = (adds, rivals, adds - min(rivals))
         return entry
 
@@ -239,8 +240,10 @@ class _SeatSearch:
         # gains.
         top_gains = sorted(gain, reverse=True)[: self._last_size]
         self.bound = max(
-            start_margin + gains - extra_card_cost * size
-            for size, gains in enumerate(accumulate(top_gains))
+            [
+                start_margin + gains - extra_card_cost * size
+                for size, gains in enumerate(accumulate(top_gains))
+            ]
         )
 
     def best(self, better_than: float) -> Plan | None:
@@ -259,60 +262,73 @@ class _SeatSearch:
         last_size = self._last_size
         extra_card_cost = self._extra_card_cost
         best_gain_from = [*_running_max_from_end(gain), float("-inf")]
-        root = _Partial((), -1, None, start_target, start_rivals, start_margin)
+        count = len(hand)
+        root: _Partial = [-1, None, start_target, start_rivals, start_margin]
         # Grow the gives one card at a time (in hand order, so each set is seen once, in the
         # same order as always: ties go to the first best seen).
         layer = [root]
-        best: Plan | None = None
-        best_value = better_than
-        for size in range(1, last_size + 1):
+        # The best give so far: its parent and its last card's position (a Plan at the end).
+        best: tuple[_Partial, int] | None = None
+        best_margin = best_value = better_than
+        for size in range(1, last_size):
             cost = extra_card_cost * (size - 1)
-            final = size == last_size
-            # Before the last size, a give is kept for growing only if one more card might
-            # still beat the best so far: the test the last layer makes (below) with the
-            # best as it stands now, and the best only rises.
+            # A give is kept for growing only if one more card might still beat the best so
+            # far: before the last size, the test the last layer makes (below) with the best
+            # as it stands now (the best only rises).
             last_cost = cost + extra_card_cost
             checked_before_last = size + 1 == last_size
             grown: list[_Partial] = []
             for partial in layer:
-                if final and partial.margin_bound + best_gain_from[partial.last + 1] - cost <= (
-                    best_value
-                ):
-                    continue
+                margin_bound = partial[_MARGIN_BOUND]
                 parent: tuple[float, list[float]] | None = None  # its scores, when needed
-                for position in range(partial.last + 1, len(hand)):
-                    bound = partial.margin_bound + gain[position]
+                for position in range(partial[_LAST] + 1, count):
+                    bound = margin_bound + gain[position]
                     score: float | None = None  # with ``rivals``, summed only when needed
                     rivals: list[float] | None = None
                     if bound - cost > best_value:
                         if parent is None:
-                            parent = partial.scores(to_target, to_others)
+                            parent = _scores(partial, to_target, to_others)
                         target_score, rival_scores = parent
                         score = target_score + to_target[position]
                         rivals = list(map(add, rival_scores, to_others[position]))
                         margin = score - max(rivals)
                         value = margin - cost
                         if value > best_value:
-                            best = Plan((*partial.cards, hand[position]), margin, value)
+                            best = (partial, position)
+                            best_margin = margin
                             best_value = value
                         bound = margin
-                    if final or (
-                        checked_before_last
-                        and bound + best_gain_from[position + 1] - last_cost <= best_value
+                    if checked_before_last and (
+                        bound + best_gain_from[position + 1] - last_cost <= best_value
                     ):
                         continue
-                    grown.append(
-                        _Partial(
-                            (*partial.cards, hand[position]),
-                            position,
-                            partial,
-                            score,
-                            rivals,
-                            bound,
-                        )
-                    )
+                    grown.append([position, partial, score, rivals, bound])
             layer = grown
-        return best
+        # The last size: scored only, not grown (so its rivals' scores are not kept).
+        cost = extra_card_cost * (last_size - 1)
+        for partial in layer:
+            margin_bound = partial[_MARGIN_BOUND]
+            first = partial[_LAST] + 1
+            if margin_bound + best_gain_from[first] - cost <= best_value:
+                continue
+            parent = None
+            for position in range(first, count):
+                if margin_bound + gain[position] - cost > best_value:
+                    if parent is None:
+                        parent = _scores(partial, to_target, to_others)
+                    target_score, rival_scores = parent
+                    score = target_score + to_target[position]
+                    margin = score - max(map(add, rival_scores, to_others[position]))
+                    value = margin - cost
+                    if value > best_value:
+                        best = (partial, position)
+                        best_margin = margin
+                        best_value = value
+        if best is None:
+            return None
+        partial, position = best
+        cards = tuple(hand[i] for i in (*_positions(partial), position))
+        return Plan(cards, best_margin, best_value)
 
 
 def _highest_bound_first(search: _SeatSearch) -> float:

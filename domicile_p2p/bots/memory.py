@@ -38,7 +38,7 @@ _NONE: frozenset[str] = frozenset()
 class SeanceMemory:
     """Guesses awaiting a verdict, and the wrong ones learnt so far."""
 
-    __slots__ = ("_accused_wrongly", "_only", "_pending", "_ruled_out")
+    __slots__ = ("_accused_wrongly", "_earliest", "_only", "_pending", "_ruled_out")
 
     def __init__(self, only: int | None = None) -> None:
         """Remember every seat's guesses, or ``only`` that seat's.
@@ -49,13 +49,15 @@ class SeanceMemory:
         """
         self._only = only
         self._pending: dict[int, Guess] = {}
+        self._earliest = 0
+        """At most the day of every pending guess: none resolves until a later day."""
         # Frozen, replaced when they grow: the bots ask for them at every decision.
         self._ruled_out: dict[tuple[int, Category], frozenset[str]] = {}
         self._accused_wrongly: frozenset[str] = frozenset()
 
     def observe(self, state: GameState) -> None:
         """Learn from ``state``: resolve guesses of earlier days, note locked markers."""
-        if self._pending:
+        if self._pending and state.day > self._earliest:
             self._resolve(state)
         if state.phase is Phase.ENDED:
             return
@@ -79,6 +81,8 @@ class SeanceMemory:
         ):
             return  # already noted: the category sought cannot change before the séance
         category = state.investigator(seat).seeking if state.stage is Stage.PLOT else None
+        if not self._pending or state.day < self._earliest:
+            self._earliest = state.day
         self._pending[seat] = Guess(state.day, state.stage, category, card)
 
     def ruled_out(self, seat: int, category: Category) -> frozenset[str]:
@@ -102,6 +106,7 @@ class SeanceMemory:
             elif guess.category is not None:
                 key = (seat, guess.category)
                 self._ruled_out[key] = self._ruled_out.get(key, _NONE) | {guess.card}
+        self._earliest = min((guess.day for guess in self._pending.values()), default=0)
 
     @staticmethod
     def _was_wrong(state: GameState, seat: int, guess: Guess) -> bool:

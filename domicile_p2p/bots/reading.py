@@ -20,7 +20,8 @@ from domicile_p2p.bots.readers import Fits
 
 def card_scores(table: Fits, dreams: Sequence[str], candidates: Sequence[str]) -> list[float]:
     """Stage One: for each candidate, how well every dream held reads as it, summed."""
-    return [table.total(dreams, card) for card in candidates]
+    rows = [table.fits[dream] for dream in dreams]  # each dream's row fetched once
+    return [sum([row[card] for row in rows]) for card in candidates]
 
 
 def group_scores(
