@@ -58,7 +58,7 @@ if TYPE_CHECKING:
     from domicile_p2p.net.sessions.guards.heads import head_phrase
     from domicile_p2p.net.sessions.guards.sandglass import SEANCE_SEEN_WITHIN
     from domicile_p2p.net.sessions.peer import PeerSession
-    from domicile_p2p.net.wire import ErrorCode, Lobby, Role, Starts, TableState
+    from domicile_p2p.net.wire import AllSeen, ErrorCode, Lobby, Role, Starts, TableState
     from domicile_p2p.packs import (
         DreamCard,
         InvestigatorCard,
@@ -161,7 +161,7 @@ _EXPORTS: dict[str, str] = {
     **dict.fromkeys(("head_phrase",), "net.sessions.guards.heads"),
     **dict.fromkeys(("SEANCE_SEEN_WITHIN",), "net.sessions.guards.sandglass"),
     **dict.fromkeys(("PeerSession",), "net.sessions.peer"),
-    **dict.fromkeys(("ErrorCode", "Lobby", "Role", "Starts", "TableState"), "net.wire"),
+    **dict.fromkeys(("AllSeen", "ErrorCode", "Lobby", "Role", "Starts", "TableState"), "net.wire"),
     **dict.fromkeys(
         ("DreamCard", "InvestigatorCard", "Pack", "PackError", "load_default_pack", "load_pack"),
         "packs",
@@ -229,6 +229,7 @@ __all__ = [
     "AbortBody",
     "Address",
     "AgentMisuse",
+    "AllSeen",
     "Backoff",
     "BadAddress",
     "BadEvent",

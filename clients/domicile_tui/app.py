@@ -582,6 +582,7 @@ class DomicileApp(App[None]):
             ActionRefused,
             ChatPosted,
             GameVerified,
+            GlassTurned,
             LobbyChanged,
             SessionClosed,
             StatusChanged,
@@ -618,6 +619,11 @@ class DomicileApp(App[None]):
                     self.glass, view, action, self.clock(), not_before=self._next_glass_from
                 )
                 self.route()
+            case GlassTurned(day, stage):
+                # Everyone at the table has seen the séance: the host turned the glass now.
+                now_at = self.view
+                if now_at is not None and (now_at.state.day, now_at.state.stage) == (day, stage):
+                    self._turn_glass_now()
             case ChatPosted(line):
                 self.chat = (*self.chat, line)
             case StatusChanged(status):
@@ -726,12 +732,17 @@ class DomicileApp(App[None]):
         self._telling = None
         if not self._untold and self.session is not None and self.session.seance_seen():
             # The table turns the next glass now that this player has seen the séance.
-            now = self.clock()
-            self._next_glass_from = None
-            if self.glass is not None and self.glass.began > now:
-                self.glass = replace(self.glass, began=now)
+            self._turn_glass_now()
         self._show_what_is_told()
         self.route()
+
+    def _turn_glass_now(self) -> None:
+        """The table turned the next sand-glass now (everyone has seen the séance): a glass
+        waiting for it starts, and one not yet given starts at its give."""
+        now = self.clock()
+        self._next_glass_from = None
+        if self.glass is not None and self.glass.began > now:
+            self.glass = replace(self.glass, began=now)
 
     def go(self, page: FrontPage) -> None:
         """Go to ``page`` of the front door (shown while the player is at no table)."""

@@ -38,6 +38,7 @@ from domicile_p2p.client_api import (
     GAMES_DIR,
     Address,
     AgentMisuse,
+    AllSeen,
     Backoff,
     BadEvent,
     Dialed,
@@ -83,6 +84,7 @@ from domicile_p2p.rules import (
     CulpritSeance,
     Difficulty,
     GameState,
+    Phase,
     Place,
     RuleError,
     Seance,
@@ -96,6 +98,7 @@ from domicile_tui.news import (
     ChatLine,
     ChatPosted,
     GameVerified,
+    GlassTurned,
     LobbyChanged,
     LobbyInfo,
     SeatInfo,
@@ -215,6 +218,8 @@ class NetworkTable:
         self._verified = False
         self._abort_told = False
         self._game: int | None = None
+        self._all_seen: AllSeen | None = None
+        """The host's last ``all-seen`` told to the app (as a :class:`GlassTurned`)."""
         self._acting = asyncio.Lock()
         self._announcing = False
 
@@ -448,7 +453,17 @@ class NetworkTable:
         await client.set_ready(ready)
 
     def seance_seen(self) -> bool:
-        return False  # the host turns the next glass SEANCE_SEEN_WITHIN after the séance
+        """Tell the host this person has seen the séances (``seen``, WIRE.md §6c); the host
+        turns the next glass once every person at the table has, and says so (``all-seen``,
+        a :class:`GlassTurned`), so not at once here.  A spectator is not waited for."""
+        client, state = self._client, self._public
+        if client is None or self.watch or state is None or client.session.seat is None:
+            return False
+        if state.phase is Phase.ENDED:
+            return False  # no glass follows the last séance
+        task = asyncio.create_task(client.seen(state.day, int(state.stage)), name="seen")
+        self._tasks.append(task)
+        return False
 
     async def rotate_seats(self) -> None:
         host = self._host
@@ -619,6 +634,10 @@ class NetworkTable:
             self._emit(ActionRefused(refusal.message))
         self._refusals = len(client.refusals)
         self._news(client)
+        told = session.all_seen
+        if told is not None and told != self._all_seen and told.game == session.game:
+            self._all_seen = told
+            self._emit(GlassTurned(told.day, told.stage))
 
     def _status(self, connected: bool) -> None:
         """Say when the player sits down at the table, and when the connection drops."""

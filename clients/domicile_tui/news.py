@@ -161,6 +161,16 @@ class ViewChanged:
 
 
 @dataclass(frozen=True, slots=True)
+class GlassTurned:
+    """Everyone at the table has seen the séance that began round ``day``, ``stage``: the
+    host turns that round's sand-glass now (or at its give, if that comes later), not
+    ``SEANCE_SEEN_WITHIN`` after the séance (the host's ``all-seen``, WIRE.md §6c)."""
+
+    day: int
+    stage: int
+
+
+@dataclass(frozen=True, slots=True)
 class ChatPosted:
     line: ChatLine
 
@@ -207,6 +217,7 @@ class SessionClosed:
 SessionEvent = (
     LobbyChanged
     | ViewChanged
+    | GlassTurned
     | ChatPosted
     | StatusChanged
     | ActionRefused

@@ -9,10 +9,12 @@ event took to arrive.  Whatever this client's count says, the glass is
 empty once the host's ``time-up`` comes (a client that came back in the
 middle of an investigation started its glass full, and learns it only then);
 and when this client's count ends first, the glass shows empty until the
-host calls time.  After a séance both wait the same moment before they turn the next
-glass (``SEANCE_SEEN_WITHIN``), counted from the séance's event; a table on this laptop
-turns it as soon as its player has seen the séance (``TableSession.seance_seen``), and
-the app turns its own then too.
+host calls time.  After a séance the next glass waits until everyone has seen it, at
+most ``SEANCE_SEEN_WITHIN`` counted from the séance's event: the app tells its table when
+its player has seen the séance (``TableSession.seance_seen``); a table on this laptop
+turns the glass then, and a networked host once every person at the table has said so,
+which it tells every client (``GlassTurned``, the wire's ``all-seen``); the app turns its
+own bar at that moment.
 
 :func:`follow` is pure: the app hands it each new view of the game, the
 action that led there and the time on its own clock, and keeps the
@@ -57,7 +59,8 @@ def follow(
 
     A new investigation's glass is turned at ``now``, or at ``not_before`` if that is later:
     the host turns it only once everyone has seen the séance before it (``SEANCE_SEEN_WITHIN``
-    after it), and the bar stays full until then."""
+    after it at most), and the bar stays full until then (or until the app hears the
+    table turned it: ``GlassTurned``)."""
     from domicile_p2p.rules import TimeUp, due  # the moves load with the first view
 
     state = view.state

@@ -151,8 +151,10 @@ class TableSession(Protocol):
     def seance_seen(self) -> bool:
         """This player has seen every séance told so far (closed it, or it passed by
         itself).  Whether the table turns the next sand-glass at once for it: a table on
-        this laptop does (its one person has seen it); a networked host waits
-        ``SEANCE_SEEN_WITHIN`` after the séance, as nothing on the wire says it was seen."""
+        this laptop does (its one person has seen it); a networked table tells its host
+        (``seen``) and says no: the host turns the glass once every person at the table has
+        seen the séance (``SEANCE_SEEN_WITHIN`` after it at most) and the app hears it as a
+        ``GlassTurned``."""
         ...
 
     async def close(self) -> None:

@@ -117,7 +117,7 @@ def test_a_spectator_and_a_wrong_round_are_refused_and_an_earlier_round_ignored(
     (refused,) = network.take_errors(spectator.connection)
     assert refused.code is ErrorCode.SPECTATOR and "séance" in refused.message
     seat = peers[1].connection
-    for wrong, why in [(Seen(1, 3, 1), "has not begun"), (Seen(2, 2, 1), "not under way")]:
+    for wrong, why in [(Seen(1, 3, 1), "day 3, stage 1 has not begun"), (Seen(2, 2, 1), "game 2")]:
         network.frame(seat, text(wrong))
         (refused,) = network.take_errors(seat)
         assert refused.code is ErrorCode.UNEXPECTED and why in refused.message

@@ -242,6 +242,11 @@ class PeerClient:
         """Say this seat is (not) ready for the table's next game (in its lobby)."""
         await self._apply(self.session.set_ready(ready))
 
+    async def seen(self, day: int, stage: int) -> None:
+        """Say this seat's person has seen every séance before round ``day``, ``stage``
+        (the host turns that round's sand-glass once every person has: WIRE.md §6c)."""
+        await self._apply(self.session.seen(day, stage))
+
     # ------------------------------------------------------------- the loop
 
     async def run(self) -> None:

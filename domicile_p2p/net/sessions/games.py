@@ -106,25 +106,28 @@ class Games:
     def seen(self, state: Connection, message: Seen, now: float) -> list[HostEffect]:
         """A person has seen the séance before round ``day``, ``stage`` (``guards/sandglass.py``).
 
-        A round the game has not reached, or another game's, is refused (``unexpected``); an
-        earlier round of this game (a séance seen as the next was told) changes nothing."""
+        A round the game has not reached, or a later game than the table's, is refused
+        (``unexpected``); an earlier round or game, or a game no longer in play (a séance
+        seen as the next was told, or as the game ended), changes nothing: a client may
+        always say what it has seen without its action in flight being mistaken for it."""
         assert state.nameplate is not None and state.seat is not None
         room = self.rooms[state.nameplate]
         game = room.game
-        current = None if game is None else game.round
+        current = None if game is None or message.game != room.games else game.round
         said = (message.day, message.stage)
-        if current is None or message.game != room.games:
+        if message.game > room.games:
             return self._refusals.bad(
-                state, ErrorCode.UNEXPECTED, f"game {message.game} is not under way at this table"
+                state, ErrorCode.UNEXPECTED, f"game {message.game} has not begun at this table"
             )
-        if said > current:
+        if current is not None and said > current:
             return self._refusals.bad(
                 state,
                 ErrorCode.UNEXPECTED,
                 f"day {message.day}, stage {message.stage} has not begun "
                 f"(the game is at day {current[0]}, stage {current[1]})",
             )
-        self.deadlines.seen(room.nameplate, state.seat, said, now)
+        if current is not None:
+            self.deadlines.seen(room.nameplate, state.seat, said, now)
         return []
 
     def left(self, nameplate: int, seat: int, now: float) -> None:
