@@ -141,3 +141,17 @@ def test_a_flood_of_seen_is_cut_off_like_any_other(tmp_path: Path) -> None:
     errors = network.take_errors(seat)
     assert errors and errors[-1].code is ErrorCode.FLOOD and errors[-1].fatal
     assert seat in network.closed
+
+
+def test_seen_once_the_game_is_over_changes_nothing_and_is_not_refused(tmp_path: Path) -> None:
+    """A client may say what it has seen at any time: a refusal would be taken for the
+    refusal of its action in flight (WIRE.md §6c)."""
+    network, room, peers, spectator, _seance = day_2_given(tmp_path)
+    network.run([*peers, spectator])  # the bots play the game out
+    assert room.game is not None and room.game.ended
+    seat = peers[1].connection
+    assert seat is not None
+    network.frame(seat, text(Seen(1, 2, 1)))
+    network.frame(seat, text(Seen(1, 7, 2)))
+    assert network.take_errors(seat) == []
+    assert len(network.logged("all-seen")) == 0
