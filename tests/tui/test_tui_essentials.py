@@ -67,6 +67,17 @@ def markers(app: DomicileApp) -> list[str]:
     return [PACK.investigator_card(card).name for card in placed if card is not None]
 
 
+def agreement(app: DomicileApp) -> list[str]:
+    """The accusation's verdict as the table stands: unanimous (everyone locked on one
+    suspect), all agree (on one, not all locked) or not yet unanimous."""
+    state = view_of(app).state
+    seats = [state.investigator(s) for s in state.config.seats]
+    accused = {seat.marker for seat in seats}
+    if None in accused or len(accused) != 1:
+        return ["The accusation", "not yet unanimous"]
+    return ["The accusation", "unanimous" if all(s.locked for s in seats) else "all agree"]
+
+
 def chips(app: DomicileApp) -> list[str]:
     """Each marker on the tableau, as its card shows it: the seat's letter and ◆ or ◇."""
     state = view_of(app).state
@@ -167,7 +178,7 @@ EXPECTED: dict[tuple[str, str], Expect] = {
         *(name for name in names(app)),
         *markers(app),
     ],
-    ("Stage Two", "whether the group agrees"): lambda app: ["The accusation", "unanimous"],
+    ("Stage Two", "whether the group agrees"): agreement,
     ("End", "won or lost"): lambda app: ["T H E   G H O S T   I S"],
     ("End", "who the culprit was"): culprit,
     ("End", "whether every check passed"): lambda app: ["Every check passed"],
