@@ -60,22 +60,25 @@ async def served(tmp_path: Path) -> AsyncIterator[Served]:
         yield seats
 
 
+def friday(tmp_path: Path) -> HostConfig:
+    """A table on 127.0.0.1 with a bot Ghost and two open investigator seats."""
+    return HostConfig(
+        data_dir=tmp_path / "host",
+        name="Friday",
+        interface=LOOPBACK,
+        port=0,
+        investigators=2,
+        ghost_bot=True,
+        advertise=False,
+        pack=load_default_pack(),
+    )
+
+
 @contextlib.asynccontextmanager
 async def serving(tmp_path: Path) -> AsyncIterator[Served]:
     """A host on 127.0.0.1 (a bot Ghost, two open investigator seats), both served to
     browsers."""
-    host = await start_host(
-        HostConfig(
-            data_dir=tmp_path / "host",
-            name="Friday",
-            interface=LOOPBACK,
-            port=0,
-            investigators=2,
-            ghost_bot=True,
-            advertise=False,
-            pack=load_default_pack(),
-        )
-    )
+    host = await start_host(friday(tmp_path))
     logged: list[Any] = []
     table = host.tables()[0]
     seats = BrowserSeatServer(
@@ -387,16 +390,7 @@ async def test_a_resumed_table_serves_each_browser_seat_with_its_key_at_a_new_ur
     """``--resume`` with ``--browser-seats``: each seat keeps its data dir and so its key
     (a seat it held is its own again), the table its code; the URLs are minted anew, so an
     old one, photographed or left in a phone's history, opens nothing."""
-    config = HostConfig(
-        data_dir=tmp_path / "host",
-        name="Friday",
-        interface=LOOPBACK,
-        port=0,
-        investigators=2,
-        ghost_bot=True,
-        advertise=False,
-        pack=load_default_pack(),
-    )
+    config = friday(tmp_path)
     first = await start_host(config)
     try:
         close, urls = await serve_browser_seats(first, 2, 0)
