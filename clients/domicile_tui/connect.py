@@ -22,7 +22,7 @@ from domicile_p2p.client_api import (
     load_or_create_identity,
     make_policy,
 )
-from domicile_tui.local_game import PolicyFactory
+from domicile_tui.local_game import LocalGame, PolicyFactory
 from domicile_tui.offline import KEPT_GAMES, OfflineTable
 from domicile_tui.pacing import SEANCE_PAUSE, BotPace
 from domicile_tui.session import Role, TableSession, TableSettings
@@ -98,6 +98,13 @@ class TableDoor:
             importlib.import_module("domicile_tui.networked")
 
     def offline(self, settings: TableSettings) -> TableSession:
+        return self.offline_table(settings)
+
+    def offline_table(
+        self, settings: TableSettings, prelude: Callable[[LocalGame], None] | None = None
+    ) -> OfflineTable:
+        """This door's offline table (``prelude``: plays its game forward before the player
+        sees it, as the tutorial's Stage Two chapter does)."""
         return OfflineTable(
             settings,
             self.pack,
@@ -107,6 +114,7 @@ class TableDoor:
             policy_factory=self.policy_factory,
             keep_in=self.home / KEPT_GAMES,
             sleep=self.glass_sleep,
+            prelude=prelude,
         )
 
     def host(

@@ -14,7 +14,6 @@ import tempfile
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
@@ -30,7 +29,7 @@ from domicile_tui.app import DomicileApp
 from domicile_tui.connect import TableDoor
 from domicile_tui.local_game import LocalGame
 from domicile_tui.news import SessionEvent
-from domicile_tui.offline import KEPT_GAMES, OfflineTable
+from domicile_tui.offline import OfflineTable
 from domicile_tui.pacing import BotPace
 from domicile_tui.screens.seance import SeanceScreen
 from domicile_tui.session import Role, TableSession, TableSettings
@@ -357,17 +356,7 @@ class PreparedDoor(TableDoor):
     prelude: Callable[[LocalGame], None] | None = None
 
     def offline(self, settings: TableSettings) -> TableSession:
-        return OfflineTable(
-            settings,
-            self.pack,
-            pace=self.pace,
-            seed=self.seed,
-            identity=partial(TableDoor.identity, self),
-            policy_factory=self.policy_factory,
-            keep_in=self.home / KEPT_GAMES,
-            sleep=self.glass_sleep,
-            prelude=self.prelude,
-        )
+        return self.offline_table(settings, self.prelude)
 
 
 def stage_two_app(
