@@ -37,6 +37,7 @@ class TerminalPlayer:
     kept, for a failure's message) so that the app never blocks writing to it."""
 
     def __init__(self, data_dir: Path, *extra: str) -> None:
+        self.data_dir = data_dir
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(
             [str(REPO), str(REPO / "clients"), env.get("PYTHONPATH", "")]
@@ -127,6 +128,7 @@ def play_until(player: TerminalPlayer, done: object, timeout: float, what: str) 
     deadline = time.monotonic() + timeout
     keys = (b"c", b"\r", b"l")
     turn = 0
+    started = False
     while not done():  # type: ignore[operator]
         tail = bytes(player.output[-3000:]).decode(errors="replace")
         if player.process.poll() is not None:
@@ -134,7 +136,11 @@ def play_until(player: TerminalPlayer, done: object, timeout: float, what: str) 
             raise AssertionError(f"domicile play exited ({code}) before {what}: {tail!r}")
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}; the screen ended with {tail!r}")
-        player.press(keys[turn % len(keys)])
+        # Enter alone until the game is under way: in the lobby (and on the front door a
+        # slow start may show first) L is "Learn to play", and a blind L wandered into the
+        # tutorial's Ghost chapter.
+        started = started or bool(events_in(player.data_dir))
+        player.press(keys[turn % len(keys)] if started else b"\r")
         turn += 1
         time.sleep(0.25)
 
