@@ -24,7 +24,7 @@ from typing import Any
 from domicile_p2p.canonical import CanonicalError, decode
 from domicile_p2p.cli import CommandError
 from domicile_p2p.cli._packs import PackUnloadable, add_pack_options, pack_to_check
-from domicile_p2p.text import inert
+from domicile_p2p.text import inert, json_inert
 from domicile_p2p.transcript.batch import MAX_JOBS
 from domicile_p2p.transcript.errors import Check, NotATranscript
 from domicile_p2p.transcript.files import check_version, read_bytes, split_lines
@@ -158,7 +158,9 @@ def _refusal(reason: str) -> dict[str, Any]:
 
 
 def _print_json(value: dict[str, Any]) -> None:
-    print(json.dumps(value, ensure_ascii=False, indent=2))
+    """The report as JSON made inert: a detail quotes a pack's card name and the refusal
+    a file name, whose bidi, invisible and C1 characters are written as ``\\uXXXX``."""
+    print(json_inert(json.dumps(value, ensure_ascii=False, indent=2)))
 
 
 def render(report: VerifyReport, path: Path) -> str:

@@ -1,6 +1,7 @@
 """The commands that print others' words (a pack's, an advert's, a transcript's) print
 them inert: ``domicile pack check`` of a pack whose card name holds a bidi override and
-a zero-width space (the loader lets format characters through; issue 20)."""
+a zero-width space (the loader lets format characters through; issue 20), and
+``domicile verify --json`` of a game played with such a pack."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import pytest
 from live_support import environment
 
 from domicile_p2p.cli import main
+from domicile_p2p.packs import default_pack_dir
 
 PACKS = Path(__file__).resolve().parents[1] / "packs"
 
@@ -48,6 +50,53 @@ def test_pack_check_json_escapes_a_cards_bidi_and_zero_width_characters(
     out = capsys.readouterr().out
     assert "\u202e" not in out and "\u200b" not in out
     assert "The Smithy \u202e\u200b" in json.dumps(json.loads(out), ensure_ascii=False)
+
+
+# What a pack's name may hold (the loader refuses only Cc and Cs): a bidi override, a
+# zero-width space, the line separator, a bidi isolate and a BOM.
+HOSTILE = "\u202e\u200b\u2028\u2066\ufeff"
+
+
+@pytest.fixture(scope="module")
+def hostile_game(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A game played with the built-in pack whose every suspect's name holds
+    :data:`HOSTILE` after its "The", played to a Stage Two séance, so that
+    verify's culprit check names one of them; and that pack."""
+    directory = tmp_path_factory.mktemp("hostile")
+    pack = shutil.copytree(default_pack_dir(), directory / "pack")
+    characters = pack / "characters.toml"
+    text = characters.read_text("utf-8")
+    escaped = "".join(f"\\u{ord(char):04x}" for char in HOSTILE)
+    assert text.count('\nname = "The ') >= 3
+    characters.write_text(text.replace('\nname = "The ', f'\nname = "The{escaped} '), "utf-8")
+    game = directory / "game.jsonl"
+    args = ["--investigators", "2", "--difficulty", "easy", "--seed", "3", "--pack", str(pack)]
+    assert main(["selfplay", *args, "--transcript", str(game)]) == 0
+    return game, pack
+
+
+def test_verify_json_escapes_a_card_names_bidi_and_invisible_characters(
+    hostile_game: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    game, pack = hostile_game
+    capsys.readouterr()
+    assert main(["verify", str(game), "--pack", str(pack), "--json"]) == 0
+    out = capsys.readouterr().out
+    assert not any(char in out for char in HOSTILE)
+    culprit = {check["name"]: check["detail"] for check in json.loads(out)["checks"]}["culprit"]
+    assert culprit.startswith(f"the culprit was The{HOSTILE} ")
+
+
+def test_verify_json_escapes_a_c1_control_in_the_file_name_it_refuses(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A C1 control cannot come from a pack (the loader refuses it) but can from a file
+    name: the refusal's JSON escapes it as the card name's characters are."""
+    path = tmp_path / "game \x9b31m\u202e.jsonl"
+    assert main(["verify", str(path), "--json"]) == 2
+    out = capsys.readouterr().out
+    assert "\x9b" not in out and "\u202e" not in out
+    assert json.loads(out)["error"]["reason"] == f"{path} does not exist"
 
 
 def test_a_commands_error_quotes_a_file_name_inert(
