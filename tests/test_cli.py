@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import subprocess
 import sys
 
@@ -156,6 +157,33 @@ def test_a_misspelt_option_gets_its_commands_usage_and_a_suggestion(
     assert "COMMAND ..." not in err
     assert err.rstrip().endswith(
         "domicile play: error: unrecognized arguments: --timr 30 (did you mean --timer?)"
+    ), err
+
+
+@pytest.mark.parametrize(
+    ("words", "meant"),
+    [
+        (["--vresion"], "--version"),
+        (["--hlep"], "--help"),
+        # Only the words before the command are the top level's: a command's own
+        # --helper is no misspelt --help.
+        (["--vresion", "greet", "--helper"], "--version"),
+    ],
+)
+def test_a_misspelt_top_level_option_gets_a_suggestion(
+    words: list[str], meant: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def greet(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+        subparsers.add_parser("greet").add_argument("--helper", action="store_true")
+
+    with pytest.raises(SystemExit) as exit_info:
+        main(words, commands={"greet": lambda: greet})
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: domicile [-h] [--version] COMMAND ..."), err
+    assert "Traceback" not in err
+    assert err.rstrip().endswith(
+        f"domicile: error: unrecognized arguments: {words[0]} (did you mean {meant}?)"
     ), err
 
 

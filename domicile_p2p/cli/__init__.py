@@ -137,8 +137,9 @@ class _Parser(argparse.ArgumentParser):
     ``usage: domicile [-h] [--version] COMMAND ...``).  Here the command that
     was given them (every subparser is of this class: ``add_subparsers`` makes
     its parsers of the parent's class) prints its own usage and exits 2 as
-    argparse does, and any error of a command names the option a misspelt one
-    most likely meant (``did you mean --timer?``).
+    argparse does, and any error of a command, or of the top level
+    (``domicile --vresion``), names the option a misspelt one most likely meant
+    (``did you mean --timer?``).
     """
 
     is_command = True
@@ -156,10 +157,19 @@ class _Parser(argparse.ArgumentParser):
         return parsed, extras
 
     def error(self, message: str) -> NoReturn:
-        guesses = misspelt_options(self, self._given) if self.is_command else []
+        guesses = misspelt_options(self, self._own_words())
         if guesses:
             message += f" (did you mean {' or '.join(guesses)}?)"
         super().error(message)
+
+    def _own_words(self) -> Sequence[str]:
+        """The words given to this parser that are its own: for one with commands under it
+        (the top level, ``pack``), those before the command: the command's options are
+        none of its own (``domicile --vresion greet --helper`` meant ``--version`` alone)."""
+        if not any(isinstance(a, argparse._SubParsersAction) for a in self._actions):
+            return self._given
+        command = requested_command(self._given)
+        return self._given if command is None else self._given[: self._given.index(command)]
 
 
 def misspelt_options(parser: argparse.ArgumentParser, given: Sequence[str]) -> list[str]:
