@@ -13,9 +13,12 @@ import pytest
 from test_tui_end_to_end import play_a_whole_game
 from textual.widgets import Input, OptionList, Static
 from tui_support import (
+    LOOPBACK,
     PACK,
     Recorder,
     composed,
+    hosted_table,
+    join_by_the_form,
     record_notifications,
     rendered,
     settings,
@@ -23,7 +26,7 @@ from tui_support import (
     wait_until,
 )
 
-from domicile_p2p.net.adapters.host import HostConfig, RunningHost, start_host
+from domicile_p2p.net.adapters.host import RunningHost, start_host
 from domicile_p2p.net.address import Address
 from domicile_p2p.net.join.codes import parse_code
 from domicile_p2p.net.sessions.guards.heads import head_phrase
@@ -48,7 +51,6 @@ from domicile_tui.status import SeatKind
 from domicile_tui.ticket import JoinTicket
 from domicile_tui.widgets.status_bar import StatusBar
 
-LOOPBACK = "127.0.0.1"
 WIDE = (120, 36)
 CODE = re.compile(r"^[1-9]-[a-z]+-[a-z]+$")
 
@@ -87,20 +89,8 @@ async def hosted_elsewhere(
     data_dir: Path, *, advertise: bool = False, code: str | None = None, name: str = "Friday"
 ) -> RunningHost:
     """A host on 127.0.0.1 playing the Ghost and investigators 2 and 3 with bots."""
-    return await start_host(
-        HostConfig(
-            data_dir=data_dir,
-            name=name,
-            interface=LOOPBACK,
-            port=0,
-            investigators=3,
-            bot_seats=frozenset({2, 3}),
-            ghost_bot=True,
-            advertise=advertise,
-            pack=PACK,
-            codes=(parse_code(code),) if code is not None else (),
-        )
-    )
+    codes = (parse_code(code),) if code is not None else ()
+    return await start_host(hosted_table(data_dir, name=name, advertise=advertise, codes=codes))
 
 
 @pytest.mark.slow
@@ -237,12 +227,7 @@ async def test_a_whole_game_at_a_table_across_the_network(tmp_path: Path) -> Non
         )
         async with app.run_test(size=WIDE) as pilot:
             shown = record_notifications(app)
-            await pilot.press("a")
-            await wait_until(pilot, lambda: composed(app, JoinScreen, "#code"), "the join form")
-            app.screen.query_one("#code", Input).value = host.tables()[0].code
-            app.screen.query_one("#address", Input).value = f"wss://{LOOPBACK}:{host.port}"
-            await pilot.press("ctrl+s")
-            await wait_until(pilot, lambda: isinstance(app.screen, InvestigatorScreen), "seated")
+            await join_by_the_form(pilot, app, host)
             assert app.lobby is not None and app.lobby.your_seat == 1
             assert app.lobby.fingerprint_phrase == host.certificate.phrase
 

@@ -14,21 +14,26 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.widgets import Input
-from tui_support import PACK, composed, settings, view_of, wait_until
+from tui_support import (
+    LOOPBACK,
+    PACK,
+    hosted_table,
+    join_by_the_form,
+    settings,
+    view_of,
+    wait_until,
+)
 
 from domicile_p2p.net.adapters.clock import SteppedClock
-from domicile_p2p.net.adapters.host import HostConfig, RunningHost
+from domicile_p2p.net.adapters.host import RunningHost
 from domicile_p2p.rules import Phase
 from domicile_tui.app import DomicileApp
 from domicile_tui.connect import TableDoor
 from domicile_tui.pacing import BotPace
 from domicile_tui.screens.investigator import InvestigatorScreen
-from domicile_tui.screens.join import JoinScreen
 from domicile_tui.screens.seance import SeanceScreen
 from domicile_tui.widgets.sandglass import SandGlassBar
 
-LOOPBACK = "127.0.0.1"
 WIDE = (120, 36)
 TIMER = 60
 
@@ -53,18 +58,7 @@ async def test_at_a_networked_table_the_glass_starts_when_the_player_closes_the_
 ) -> None:
     logged: list[tuple[str, dict[str, Any]]] = []
     host = RunningHost(
-        HostConfig(
-            data_dir=tmp_path / "host",
-            name="Friday",
-            interface=LOOPBACK,
-            port=0,
-            investigators=3,
-            bot_seats=frozenset({2, 3}),
-            ghost_bot=True,
-            advertise=False,
-            pack=PACK,
-            timer=TIMER,
-        ),
+        hosted_table(tmp_path / "host", timer=TIMER),
         lambda event, fields: logged.append((event, dict(fields))),
     )
     host.clock = SteppedClock()  # the host's deadlines fall due only when the test says
@@ -74,12 +68,7 @@ async def test_at_a_networked_table_the_glass_starts_when_the_player_closes_the_
         door = TableDoor(PACK, pace=BotPace(0), data_dir=tmp_path / "me", interface=LOOPBACK)
         app = DomicileApp(door, defaults=settings(), open_at_once=False, seance_step=0, clock=clock)
         async with app.run_test(size=WIDE) as pilot:
-            await pilot.press("a")
-            await wait_until(pilot, lambda: composed(app, JoinScreen, "#code"), "the join form")
-            app.screen.query_one("#code", Input).value = host.tables()[0].code
-            app.screen.query_one("#address", Input).value = f"wss://{LOOPBACK}:{host.port}"
-            await pilot.press("ctrl+s")
-            await wait_until(pilot, lambda: isinstance(app.screen, InvestigatorScreen), "seated")
+            await join_by_the_form(pilot, app, host)
             await wait_until(pilot, lambda: investigating(app), "day 1's investigation")
             assert app.glass is not None and app.glass.began == clock.now  # no séance before
             await pilot.press("enter")

@@ -2,7 +2,8 @@
 
 Every app here plays an offline table dealt from a fixed seed, with bots that
 act at once and a séance told without pauses, so a test sees the same game
-every time and never waits on a clock.
+every time and never waits on a clock.  The networked tests' table is one host
+config (:func:`hosted_table`), joined through the join form (:func:`join_by_the_form`).
 """
 
 from __future__ import annotations
@@ -13,15 +14,17 @@ import shutil
 import tempfile
 import time
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from textual import events
 from textual.pilot import Pilot
 from textual.screen import Screen
+from textual.widgets import Input
 
 from domicile_p2p.bots import make_policy
+from domicile_p2p.net.adapters.host import HostConfig, RunningHost
 from domicile_p2p.packs import Pack, load_default_pack
 from domicile_p2p.rules import Difficulty, GhostKnowledge, Phase, View
 from domicile_p2p.transcript.selfplay import PlainPolicy
@@ -31,6 +34,8 @@ from domicile_tui.local_game import LocalGame
 from domicile_tui.news import SessionEvent
 from domicile_tui.offline import OfflineTable
 from domicile_tui.pacing import BotPace
+from domicile_tui.screens.investigator import InvestigatorScreen
+from domicile_tui.screens.join import JoinScreen
 from domicile_tui.screens.seance import SeanceScreen
 from domicile_tui.session import Role, TableSession, TableSettings
 from domicile_tui.tutorial_table import play_out_stage_one
@@ -138,6 +143,38 @@ def make_app(
         offline=True,
         seance_step=seance_step,
     )
+
+
+LOOPBACK = "127.0.0.1"
+
+
+def hosted_table(data_dir: Path, **changes: Any) -> HostConfig:
+    """The table a networked test's app joins: "Friday" on 127.0.0.1 (port 0, not
+    advertised), its host playing the Ghost and investigators 2 and 3 with bots, seat 1
+    open; ``changes`` replace any of those (``timer=60``, ``advertise=True``)."""
+    table = HostConfig(
+        data_dir=data_dir,
+        name="Friday",
+        interface=LOOPBACK,
+        port=0,
+        investigators=3,
+        bot_seats=frozenset({2, 3}),
+        ghost_bot=True,
+        advertise=False,
+        pack=PACK,
+    )
+    return replace(table, **changes)
+
+
+async def join_by_the_form(pilot: Pilot[Any], app: DomicileApp, host: RunningHost) -> None:
+    """From the front door, join ``host``'s first table as a person does (A, its code and
+    address typed, Ctrl+S) and wait to be seated at it."""
+    await pilot.press("a")
+    await wait_until(pilot, lambda: composed(app, JoinScreen, "#code"), "the join form")
+    app.screen.query_one("#code", Input).value = host.tables()[0].code
+    app.screen.query_one("#address", Input).value = f"wss://{LOOPBACK}:{host.port}"
+    await pilot.press("ctrl+s")
+    await wait_until(pilot, lambda: isinstance(app.screen, InvestigatorScreen), "seated")
 
 
 def composed(app: DomicileApp, screen: type[Screen[Any]], widget: str) -> bool:
