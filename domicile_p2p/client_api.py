@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from domicile_p2p.lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from domicile_p2p.bots import InvestigatorBot, Listener, Policy, make_policy
+    from domicile_p2p.bots import make_policy
     from domicile_p2p.cli import CommandError, Register, main, reader_gone, requested_command
     from domicile_p2p.cli._browser_seats import (
         add_browser_seats_argument,
@@ -25,8 +25,6 @@ if TYPE_CHECKING:
     from domicile_p2p.cli._config import apply_config
     from domicile_p2p.cli._sandglass import add_timer_argument, timer_from
     from domicile_p2p.cli.verify import CannotVerify, verify_file
-    from domicile_p2p.fairness.commit import GAME_ID_BYTES
-    from domicile_p2p.fairness.seeds import HOST, SelfplaySeeds
     from domicile_p2p.identity import Identity, IdentityError
     from domicile_p2p.net.adapters.browser_seats import qr_lines
     from domicile_p2p.net.adapters.client import (
@@ -36,11 +34,20 @@ if TYPE_CHECKING:
         PeerClient,
         websocket_dialer,
     )
+    from domicile_p2p.net.adapters.clock import Clock
     from domicile_p2p.net.adapters.discovery import DiscoveredTable, discover
-    from domicile_p2p.net.adapters.host import HostConfig, HostError, RunningHost, start_host
+    from domicile_p2p.net.adapters.draws import SeededDraws, SystemDraws
+    from domicile_p2p.net.adapters.host import (
+        HostConfig,
+        HostError,
+        RunningHost,
+        TableHost,
+        start_host,
+    )
+    from domicile_p2p.net.adapters.in_memory import InMemoryHost, start_in_memory_host
     from domicile_p2p.net.adapters.key_files import default_data_dir, load_or_create_identity
     from domicile_p2p.net.adapters.pins import PinStore
-    from domicile_p2p.net.adapters.seat_secrets import SeatSecrets
+    from domicile_p2p.net.adapters.seat_secrets import SeatSecrets, SecretKeeper
     from domicile_p2p.net.adapters.store import GAMES_DIR, HostStore, StoreError, UnfinishedTable
     from domicile_p2p.net.address import Address
     from domicile_p2p.net.errors import (
@@ -73,13 +80,9 @@ if TYPE_CHECKING:
         Event,
         GhostAgent,
         MalformedEvent,
-        Rejected,
         Replica,
-        SeatAgent,
-        SignedAction,
         Step,
         Violation,
-        make_genesis,
     )
     from domicile_p2p.transcript.errors import NotATranscript
     from domicile_p2p.transcript.files import (
@@ -90,7 +93,7 @@ if TYPE_CHECKING:
         write_transcript,
     )
     from domicile_p2p.transcript.names import name_problem
-    from domicile_p2p.transcript.packref import PackIdentity, card_lists
+    from domicile_p2p.transcript.packref import PackIdentity
     from domicile_p2p.transcript.schema import (
         AbortBody,
         ChatBody,
@@ -112,11 +115,10 @@ if TYPE_CHECKING:
         TimeUpBody,
         UnlockBody,
     )
-    from domicile_p2p.transcript.selfplay import InProcessTable
     from domicile_p2p.transcript.verify import VerifyReport, verify
 
 _EXPORTS: dict[str, str] = {
-    **dict.fromkeys(("InvestigatorBot", "Listener", "Policy", "make_policy"), "bots"),
+    **dict.fromkeys(("make_policy",), "bots"),
     **dict.fromkeys(
         ("CommandError", "Register", "main", "reader_gone", "requested_command"), "cli"
     ),
@@ -127,18 +129,21 @@ _EXPORTS: dict[str, str] = {
         "cli._browser_seats",
     ),
     **dict.fromkeys(("CannotVerify", "verify_file"), "cli.verify"),
-    **dict.fromkeys(("GAME_ID_BYTES",), "fairness.commit"),
-    **dict.fromkeys(("HOST", "SelfplaySeeds"), "fairness.seeds"),
     **dict.fromkeys(("Identity", "IdentityError"), "identity"),
     **dict.fromkeys(("default_data_dir", "load_or_create_identity"), "net.adapters.key_files"),
     **dict.fromkeys(
         ("Backoff", "Dialed", "Dialer", "PeerClient", "websocket_dialer"), "net.adapters.client"
     ),
     **dict.fromkeys(("qr_lines",), "net.adapters.browser_seats"),
+    **dict.fromkeys(("Clock",), "net.adapters.clock"),
     **dict.fromkeys(("DiscoveredTable", "discover"), "net.adapters.discovery"),
-    **dict.fromkeys(("HostConfig", "HostError", "RunningHost", "start_host"), "net.adapters.host"),
+    **dict.fromkeys(("SeededDraws", "SystemDraws"), "net.adapters.draws"),
+    **dict.fromkeys(
+        ("HostConfig", "HostError", "RunningHost", "TableHost", "start_host"), "net.adapters.host"
+    ),
+    **dict.fromkeys(("InMemoryHost", "start_in_memory_host"), "net.adapters.in_memory"),
     **dict.fromkeys(("PinStore",), "net.adapters.pins"),
-    **dict.fromkeys(("SeatSecrets",), "net.adapters.seat_secrets"),
+    **dict.fromkeys(("SeatSecrets", "SecretKeeper"), "net.adapters.seat_secrets"),
     **dict.fromkeys(
         ("GAMES_DIR", "HostStore", "StoreError", "UnfinishedTable"), "net.adapters.store"
     ),
@@ -173,13 +178,9 @@ _EXPORTS: dict[str, str] = {
             "Event",
             "GhostAgent",
             "MalformedEvent",
-            "Rejected",
             "Replica",
-            "SeatAgent",
-            "SignedAction",
             "Step",
             "Violation",
-            "make_genesis",
         ),
         "transcript",
     ),
@@ -189,7 +190,7 @@ _EXPORTS: dict[str, str] = {
         "transcript.files",
     ),
     **dict.fromkeys(("name_problem",), "transcript.names"),
-    **dict.fromkeys(("PackIdentity", "card_lists"), "transcript.packref"),
+    **dict.fromkeys(("PackIdentity",), "transcript.packref"),
     **dict.fromkeys(
         (
             "AbortBody",
@@ -214,7 +215,6 @@ _EXPORTS: dict[str, str] = {
         ),
         "transcript.schema",
     ),
-    **dict.fromkeys(("InProcessTable",), "transcript.selfplay"),
     **dict.fromkeys(("VerifyReport", "verify"), "transcript.verify"),
 }
 
@@ -223,8 +223,6 @@ __getattr__, __dir__ = lazy_exports("domicile_p2p", _EXPORTS, globals())
 __all__ = [
     "CODE_VARIABLE",
     "GAMES_DIR",
-    "GAME_ID_BYTES",
-    "HOST",
     "SEANCE_SEEN_WITHIN",
     "AbortBody",
     "Address",
@@ -236,6 +234,7 @@ __all__ = [
     "BadJoinCode",
     "CannotVerify",
     "ChatBody",
+    "Clock",
     "CommandError",
     "CulpritSeanceBody",
     "DealBody",
@@ -259,11 +258,9 @@ __all__ = [
     "HostStore",
     "Identity",
     "IdentityError",
-    "InProcessTable",
-    "InvestigatorBot",
+    "InMemoryHost",
     "InvestigatorCard",
     "JoinCode",
-    "Listener",
     "Lobby",
     "LockBody",
     "MalformedEvent",
@@ -276,24 +273,23 @@ __all__ = [
     "PeerSession",
     "PinStore",
     "PlaceBody",
-    "Policy",
     "RefreshBody",
     "Refused",
     "Register",
-    "Rejected",
     "Replica",
     "RevealBody",
     "Role",
     "RunningHost",
     "SeanceBody",
-    "SeatAgent",
     "SeatSecrets",
-    "SelfplaySeeds",
-    "SignedAction",
+    "SecretKeeper",
+    "SeededDraws",
     "SlotCommitsBody",
     "Starts",
     "Step",
     "StoreError",
+    "SystemDraws",
+    "TableHost",
     "TableState",
     "TimeUpBody",
     "UnfinishedTable",
@@ -305,7 +301,6 @@ __all__ = [
     "add_browser_seats_argument",
     "add_timer_argument",
     "apply_config",
-    "card_lists",
     "check_browser_seats",
     "check_version",
     "default_data_dir",
@@ -318,7 +313,6 @@ __all__ = [
     "load_pack",
     "looks_like_transcript",
     "main",
-    "make_genesis",
     "make_policy",
     "name_problem",
     "parse_code",
@@ -330,6 +324,7 @@ __all__ = [
     "serve_browser_seats",
     "split_lines",
     "start_host",
+    "start_in_memory_host",
     "timer_from",
     "verify",
     "verify_file",

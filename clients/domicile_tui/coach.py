@@ -23,7 +23,7 @@ from domicile_tui.describe import awaiting_dreams
 from domicile_tui.screens.chapter import ChapterScreen
 from domicile_tui.screens.confirm import ConfirmScreen
 from domicile_tui.tutorial import CHAPTERS, Chapter, Focus, Situation, Step, Where
-from domicile_tui.tutorial_table import ChapterTable
+from domicile_tui.tutorial_table import chapter_table
 from domicile_tui.widgets.card import CardTile
 from domicile_tui.widgets.columns import ColumnRow
 from domicile_tui.widgets.dream import DreamTile
@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from domicile_p2p.client_api import DreamCard, Pack
     from domicile_p2p.rules import View
     from domicile_tui.connect import TableDoor
+    from domicile_tui.networked import NetworkTable
     from domicile_tui.session import TableSession, TableSettings
 
 WHERE: Final = {
@@ -171,9 +172,9 @@ class Coach:
     def last(self) -> bool:
         return self.index == len(self.chapters) - 1
 
-    def table(self, door: TableDoor, player_name: str) -> ChapterTable:
+    def table(self, door: TableDoor, player_name: str) -> NetworkTable:
         """The current chapter's table."""
-        return ChapterTable(self.chapter, door, player_name)
+        return chapter_table(self.chapter, door, player_name)
 
     def situation(self, app: CoachedApp, screen: Screen[Any]) -> Situation | None:
         where = where_of(screen)

@@ -9,27 +9,24 @@ from __future__ import annotations
 
 import asyncio
 import importlib
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
-from functools import partial
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from domicile_p2p.client_api import (
     Identity,
     Pack,
     default_data_dir,
     load_or_create_identity,
-    make_policy,
 )
-from domicile_tui.local_game import LocalGame, PolicyFactory
-from domicile_tui.offline import KEPT_GAMES, OfflineTable
 from domicile_tui.pacing import SEANCE_PAUSE, BotPace
 from domicile_tui.session import Role, TableSession, TableSettings
 from domicile_tui.ticket import JoinTicket
 
-if TYPE_CHECKING:  # the network stack: only a door to the LAN loads it (see ``load``)
-    from domicile_p2p.client_api import DiscoveredTable, UnfinishedTable
+if TYPE_CHECKING:  # the network stack: loaded off the first frame (see ``load``)
+    from domicile_p2p.client_api import Clock, DiscoveredTable, UnfinishedTable
+    from domicile_tui.networked import NetworkTable, Prelude
 
 DISCOVERY_WINDOW = 2.0
 """Seconds one look for tables on the LAN listens for answers."""
@@ -63,7 +60,11 @@ class TableDoor:
     host and discover on (every interface by default); ``port`` the port to
     host on (the usual one by default, or any free one if it is taken).
     With ``lan`` off (``--offline``) nothing touches the network: no
-    hosting, no joining, no looking for tables.  ``browser_seats``
+    hosting, no joining, no looking for tables.  An offline table (and each
+    chapter of the tutorial) is a table hosted in this process with no
+    listener (``networked``), dealt from ``seed`` when there is one, its bots
+    deciding with ``policy_factory`` (the real bots by default), its sand-glass
+    running on ``clock`` (the loop's by default; tests move one on by hand).  ``browser_seats``
     (``--browser-seats``): a table hosted here serves that many of its
     investigator seats to browsers, on ``browser_port`` (0: any free one).
     """
@@ -78,9 +79,8 @@ class TableDoor:
     lan: bool = True
     browser_seats: int = 0
     browser_port: int = 0
-    policy_factory: PolicyFactory = make_policy
-    glass_sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
-    """How an offline table waits for its sand-glass to run out (tests run it out at will)."""
+    policy_factory: Callable[[int, Pack, int], Any] | None = None
+    clock: Clock | None = None
 
     @property
     def home(self) -> Path:
@@ -91,30 +91,52 @@ class TableDoor:
         return load_or_create_identity(self.home)
 
     def load(self) -> None:
-        """Import what this door's tables run on (the network stack when the LAN is on), so
-        that opening one later does not hold up the screen."""
+        """Import what this door's tables run on (the network stack: an offline table is
+        hosted too, with no listener), so that opening one later does not hold up the
+        screen."""
         if self.lan:
             importlib.import_module("domicile_p2p.net.adapters.discovery")
-            importlib.import_module("domicile_tui.networked")
+        importlib.import_module("domicile_tui.networked")
 
-    def offline(self, settings: TableSettings) -> TableSession:
-        return self.offline_table(settings)
+    def bot_policy(self, seat: int, pack: Pack, seed: int) -> Any:
+        """The policy this door's bots play ``seat`` with (the real bots by default)."""
+        if self.policy_factory is not None:
+            return self.policy_factory(seat, pack, seed)
+        from domicile_p2p.client_api import make_policy
 
-    def offline_table(
-        self, settings: TableSettings, prelude: Callable[[LocalGame], None] | None = None
-    ) -> OfflineTable:
-        """This door's offline table (``prelude``: plays its game forward before the player
-        sees it, as the tutorial's Stage Two chapter does)."""
-        return OfflineTable(
+        return make_policy(seat, pack, seed)
+
+    def with_policies(self, policies: Callable[[int, Pack, int], Any]) -> TableDoor:
+        """This door, its bots deciding with ``policies``."""
+        return replace(self, policy_factory=policies)
+
+    def offline(
+        self,
+        settings: TableSettings,
+        *,
+        seed: int | None = None,
+        prelude: Prelude | None = None,
+        bot_pace: Callable[[Any], float] | None = None,
+    ) -> NetworkTable:
+        """A table of the player and bots in this process: hosted with no listener
+        (``seed``: deal from it instead of the door's; ``prelude``: play the player's seat
+        for them until it says it is over; ``bot_pace``: the bots' pace, from their view)."""
+        from domicile_tui.networked import NetworkTable, Offline
+
+        offline = Offline(
+            seed=self.seed if seed is None else seed,
+            policies=self.policy_factory,
+            bot_pace=bot_pace,
+            clock=self.clock,
+            prelude=prelude,
+        )
+        return NetworkTable.offline_table(
             settings,
             self.pack,
+            self.home,
+            offline=offline,
             pace=self.pace,
-            seed=self.seed,
-            identity=partial(TableDoor.identity, self),
-            policy_factory=self.policy_factory,
-            keep_in=self.home / KEPT_GAMES,
-            sleep=self.glass_sleep,
-            prelude=prelude,
+            seance_pause=self._seance_pause,
         )
 
     def host(

@@ -1,4 +1,4 @@
-"""A table across the network, or hosted on this laptop for the LAN.
+"""A table across the network, hosted on this laptop for the LAN, or offline.
 
 The player's seat is a :class:`~domicile_p2p.net.sessions.peer.PeerSession`
 kept connected by a :class:`~domicile_p2p.net.adapters.client.PeerClient`, exactly
@@ -7,6 +7,14 @@ certificate, checks every event with its own replica and signs its own
 actions.  Hosting runs :func:`~domicile_p2p.net.adapters.host.start_host` in this
 process (listening, advertising on the LAN, playing the bot seats) and
 seats the player through an in-process link.
+
+An offline table (``--offline``, and each chapter of the tutorial) is the same
+host with no listener (:func:`~domicile_p2p.net.adapters.in_memory.start_in_memory_host`:
+nobody can dial it, it advertises nothing, and it keeps its log, keys and secrets in
+memory), the player's seat again a ``PeerSession`` over a local link: the same
+sessions, bots, séance, sand-glass and verification as a table on the LAN.  A seed
+(``--seed``, tests, the tutorial) draws every key, deal and bot from one number, as
+``domicile selfplay --seed`` deals.
 
 A spectator (``watch``) is the same client with a session that takes no seat
 (``PeerSession(watch=True)``): it checks every event as a player does, and
@@ -30,9 +38,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from domicile_p2p.client_api import (
     GAMES_DIR,
@@ -41,6 +49,7 @@ from domicile_p2p.client_api import (
     AllSeen,
     Backoff,
     BadEvent,
+    Clock,
     Dialed,
     Dialer,
     ErrorCode,
@@ -48,7 +57,9 @@ from domicile_p2p.client_api import (
     HostConfig,
     HostError,
     HostIdentityChanged,
+    Identity,
     IdentityError,
+    InMemoryHost,
     Lobby,
     NetError,
     Pack,
@@ -61,8 +72,12 @@ from domicile_p2p.client_api import (
     Role,
     RunningHost,
     SeatSecrets,
+    SecretKeeper,
+    SeededDraws,
     Starts,
     Step,
+    SystemDraws,
+    TableHost,
     TableState,
     UnfinishedTable,
     Unreachable,
@@ -73,6 +88,7 @@ from domicile_p2p.client_api import (
     phrase,
     serve_browser_seats,
     start_host,
+    start_in_memory_host,
     verify,
     websocket_dialer,
     write_transcript,
@@ -88,6 +104,7 @@ from domicile_p2p.rules import (
     Place,
     RuleError,
     Seance,
+    View,
     apply,
     due,
     new_game,
@@ -132,12 +149,17 @@ REFIND_WINDOW: Final = 1.0
 
 HOST_DIR: Final = "host"
 """The hosted table's certificate, key and logs live in this part of the data dir."""
+OFFLINE_DIR: Final = "offline"
+"""An offline table's host keeps only its finished games, in ``offline/games``."""
 
 JOINED_GAMES: Final = Path("joined", "games")
 WATCHED_GAMES: Final = Path("watched", "games")
 """Where in the data dir a guest and a spectator keep each finished game's transcript (a host
 keeps its own in ``host/games``, an offline table in ``offline/games``): nobody's game is
 lost for want of an export."""
+KEPT_GAMES: Final = Path(OFFLINE_DIR, "games")
+
+OFFLINE_STATUS: Final = Status("Offline table: you and the bots, in this process")
 
 FIRST_FOLLOWED: Final = 1
 """The investigator seat whose view a spectator sees until it follows another."""
@@ -146,6 +168,35 @@ SEATS_FIXED: Final = frozenset({ErrorCode.GAME_STARTED, ErrorCode.TABLE_FULL})
 """Refusals of a seat after which watching the table is offered instead."""
 
 SPECTATORS_CANNOT_ACT: Final = "You are watching: a spectator cannot play or talk."
+
+PolicyFactory = Callable[[int, Pack, int], Any]
+"""Makes the policy a bot plays a seat with: ``(seat, pack, seed)`` (``make_policy``)."""
+
+
+class Prelude(Protocol):
+    """Plays the player's own seat before the player sees the game (the tutorial's Stage
+    Two chapter plays Stage One so); the other seats are the host's bots'."""
+
+    def over(self, state: GameState) -> bool:
+        """The player takes the seat from here (and sees the game)."""
+        ...
+
+    def act(self, view: View) -> Action | None:
+        """The seat's move now, if any."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Offline:
+    """What an offline table is made of: its host's draws (one ``seed``'s, or the system's),
+    the policies of its bots, the clock its sand-glass runs on (the loop's by default), and
+    a prelude to play before the player sits down."""
+
+    seed: int | None = None
+    policies: PolicyFactory | None = None
+    bot_pace: Callable[[View | None], float] | None = None
+    clock: Clock | None = None
+    prelude: Prelude | None = None
 
 
 class NetworkTable:
@@ -170,9 +221,12 @@ class NetworkTable:
         watch: bool = False,
         browser_seats: int = 0,
         browser_port: int = 0,
+        offline: Offline | None = None,
     ) -> None:
-        """``lan``: a joined table whose host stops answering is looked for again on the LAN
-        (by mDNS on ``interface``) in case it came back at another address.  ``watch``:
+        """``offline``: the table ``hosting`` is hosted with no listener (see the module
+        docstring).  ``lan``: a joined table whose host stops answering is looked for again
+        on the LAN (by mDNS on ``interface``) in case it came back at another address.
+        ``watch``:
         watch the table (``ticket``) without a seat.  ``browser_seats``: a table hosted
         here serves that many investigator seats to browsers (on ``browser_port``), as
         ``domicile host --browser-seats`` does."""
@@ -182,6 +236,20 @@ class NetworkTable:
             raise ValueError("a table hosted here has its player seated: it is not watched")
         if browser_seats and hosting is None:
             raise ValueError("browser seats are served by a table hosted here")
+        if offline is not None and (hosting is None or browser_seats):
+            raise ValueError("an offline table is hosted here, and serves no browser")
+        if offline is not None and hosting is not None and hosting.open_seats:
+            raise SettingsError("an offline table has no open seats: bots take them all")
+        self.offline = offline
+        self._draws: SeededDraws | SystemDraws | None = None
+        if offline is not None:
+            seed = offline.seed
+            self._draws = SystemDraws() if seed is None else SeededDraws(seed)
+        self._prelude = offline.prelude if offline is not None else None
+        self._prelude_over = self._prelude is None
+        self.starts_on_opening = False
+        self._lobby_told: LobbyInfo | None = None
+        """The game begins as the table opens (a tutorial's chapter) instead of in the lobby."""
         self.pack = pack
         self.data_dir = data_dir
         self.name = name
@@ -205,7 +273,7 @@ class NetworkTable:
         self._away_since: float | None = None
         self._away_ticker: asyncio.Task[None] | None = None
         self._channel = EventChannel()
-        self._host: RunningHost | None = None
+        self._host: TableHost | None = None
         self._client: PeerClient | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._fingerprint: bytes | None = None
@@ -261,17 +329,46 @@ class NetworkTable:
             browser_port=browser_port,
         )
 
+    @classmethod
+    def offline_table(
+        cls,
+        settings: TableSettings,
+        pack: Pack,
+        data_dir: Path,
+        *,
+        offline: Offline,
+        pace: BotPace | None = None,
+        seance_pause: float = SEANCE_PAUSE,
+    ) -> NetworkTable:
+        """An offline table with ``settings``: the player and the bots, in this process."""
+        role = Role.GHOST if settings.your_seat == GHOST else Role.INVESTIGATOR
+        return cls(
+            pack,
+            data_dir,
+            name=settings.player_name,
+            role=role,
+            hosting=settings,
+            pace=pace,
+            advertise=False,
+            seance_pause=seance_pause,
+            lan=False,
+            offline=offline,
+        )
+
     # --- TableSession ------------------------------------------------------------
 
     def events(self) -> AsyncIterator[SessionEvent]:
         return aiter(self._channel)
 
     @property
-    def host(self) -> RunningHost | None:
+    def host(self) -> TableHost | None:
         """The host this table runs here (``None`` when joined from elsewhere)."""
         return self._host
 
     async def open(self) -> None:
+        if self.offline is not None:
+            self._emit(StatusChanged(OFFLINE_STATUS))
+            self._emit(LobbyChanged(self._placeholder_lobby()))
         if self._ticket is not None and self._ticket.address is not None:
             # At once: the dial may take seconds, and the player should see what it waits for.
             where = self._ticket.address.pin_key
@@ -279,7 +376,7 @@ class NetworkTable:
             self._emit(LobbyChanged(self._placeholder_lobby()))
         try:
             ticket, dial = await self._prepare()
-            identity = load_or_create_identity(self.data_dir)
+            identity = self._identity()
         except (HostError, NetError, IdentityError, OSError) as error:
             self._fail(f"could not open the table: {error}")
             return
@@ -297,23 +394,48 @@ class NetworkTable:
             # A person stays at the table for its next games, if any; a spectator watches one.
             games=1 if self.watch else None,
         )
-        pins = PinStore.in_data_dir(self.data_dir)
+        # An offline table's fingerprint is drawn for the process: nothing to pin.
+        pins = PinStore.in_data_dir(self.data_dir) if self.offline is None else None
         pin_key = ticket.address.pin_key if ticket.address is not None else None
         self._client = PeerClient(
             session,
             dial,
-            SeatSecrets(self.data_dir),
+            self._secrets(),
             pins=pins,
             pin_key=pin_key,
             backoff=WAIT_FOR_THE_HOST,
             log=self._log,
         )
-        if self.hosting is not None:
+        if self.hosting is not None and self.offline is None:
             self._emit(StatusChanged(Status("Joining the table…", connected=False)))
         self._tasks.append(asyncio.create_task(self._run(self._client), name="table connection"))
+        if self.starts_on_opening:
+            await self.start_game()
+
+    def _identity(self) -> Identity:
+        """The player's key: this data dir's, or at an offline table dealt from a seed, the
+        seed's for the seat (as ``selfplay --seed`` keys it)."""
+        draws = self._draws
+        if isinstance(draws, SeededDraws) and self.hosting is not None:
+            return draws.identity(self.hosting.your_seat)
+        return load_or_create_identity(self.data_dir)
+
+    def _secrets(self) -> SecretKeeper:
+        """Where the player's seat keeps its secrets: the data dir, or at an offline table
+        the host's memory (nobody resumes one)."""
+        if isinstance(self._host, InMemoryHost):
+            return self._host.secrets
+        return SeatSecrets(self.data_dir)
 
     async def _prepare(self) -> tuple[JoinTicket, Dialer]:
         """Start the host (when hosting) and say how to reach the table."""
+        if self.offline is not None and self.hosting is not None:
+            offline_host = await self._start_offline_host(self.hosting, self.offline)
+            self._host = offline_host
+            self._fingerprint = offline_host.fingerprint
+            return JoinTicket(parse_code(offline_host.tables()[0].code)), (
+                offline_host.local_dialer("player")
+            )
         if self.hosting is None:
             assert self._ticket is not None
             ticket = self._ticket
@@ -392,6 +514,31 @@ class NetworkTable:
             return
         self._emit(StatusChanged(Status(text, Severity.WARNING)))
 
+    async def _start_offline_host(self, settings: TableSettings, offline: Offline) -> InMemoryHost:
+        bots = set(settings.bot_seats)
+        pace = self._pace
+        config = HostConfig(
+            data_dir=self.data_dir / OFFLINE_DIR,
+            name=settings.table_name,
+            port=0,
+            investigators=settings.investigators,
+            difficulty=settings.difficulty,
+            timer=settings.timer,
+            bot_seats=frozenset(bots - {GHOST}),
+            ghost_bot=GHOST in bots,
+            bot_names={seat: persona(seat).bot_name for seat in settings.seats},
+            owner_starts=True,
+            bot_pace=offline.bot_pace or (lambda _view: pace.delay()),
+            policies=offline.policies,
+            advertise=False,
+            pack=self.pack,
+            owner=settings.your_seat,
+        )
+        assert self._draws is not None
+        return await start_in_memory_host(
+            config, draws=self._draws, clock=offline.clock, log=self._host_news
+        )
+
     async def _start_host(self, settings: TableSettings) -> RunningHost:
         bots = set(settings.bot_seats)
         config = HostConfig(
@@ -435,8 +582,12 @@ class NetworkTable:
             return
         if self._public is not None:
             return  # already under way
-        lobby = self._lobby
         client = self._client
+        if client is not None and self.offline is not None:
+            # A chapter of the tutorial starts as it opens: the player sits down first, or
+            # the host would give their seat to a bot.
+            await self._until_seated(client)
+        lobby = self._lobby
         if lobby is not None and lobby.game > 1 and client is not None:
             await client.set_ready(True)  # the owner's start says the owner is ready
         try:
@@ -444,7 +595,22 @@ class NetworkTable:
         except HostError as error:
             self._emit(ActionRefused(str(error)))
 
+    async def _until_seated(self, client: PeerClient) -> None:
+        seen = client.version
+        running = self._tasks[0] if self._tasks else None
+        while not client.session.seated and running is not None and not running.done():
+            waiter = asyncio.ensure_future(client.wait_changed(seen))
+            await asyncio.wait({waiter, running}, return_when=asyncio.FIRST_COMPLETED)
+            if not waiter.done():
+                waiter.cancel()
+                return
+            seen = waiter.result()
+
     async def set_ready(self, ready: bool) -> None:
+        if self.offline is not None:
+            # Nobody to wait for at a table of one person and bots: Enter begins.
+            self._emit(ActionRefused("an offline table begins when you press Enter"))
+            return
         client = self._client
         lobby = self._lobby
         if client is None or lobby is None or lobby.game == 1 or self._public is not None:
@@ -466,6 +632,9 @@ class NetworkTable:
         return False
 
     async def rotate_seats(self) -> None:
+        if self.offline is not None:
+            self._emit(ActionRefused("an offline table keeps its seats: set another up to change"))
+            return
         host = self._host
         if host is None:
             self._emit(ActionRefused("the host's owner moves the seats round"))
@@ -592,6 +761,9 @@ class NetworkTable:
             await client.submit(due)
             return
         replica = session.player.replica
+        if not self._prelude_over and self._prelude is not None and session.player.playing:
+            await self._play_prelude(client, self._prelude)
+            return
         if (
             session.seat == GHOST
             and replica is not None
@@ -601,6 +773,23 @@ class NetworkTable:
         ):
             self._announcing = True
             self._tasks.append(asyncio.create_task(self._announce(client)))
+
+    async def _play_prelude(self, client: PeerClient, prelude: Prelude) -> None:
+        """The prelude's move for the player's seat, if it has one now."""
+        shown = client.session.player.view()
+        if shown is None or prelude.over(shown.state):
+            return
+        action = prelude.act(shown)
+        if action is None:
+            return
+        try:
+            signed = client.session.player.play(action)
+        except (RuleError, AgentMisuse, NetError) as error:
+            self._emit(
+                StatusChanged(Status(f"The table could not be set: {error}", Severity.ERROR))
+            )
+            return
+        await client.submit(signed)
 
     async def _announce(self, client: PeerClient) -> None:
         """The Ghost's true verdicts, after a breath: an honest Ghost has nothing to choose."""
@@ -645,7 +834,10 @@ class NetworkTable:
             self._host_back()
             where = "hosted on this laptop" if self.hosting is not None else f"at {self._where()}"
             at = "Watching the table" if self.watch else "At the table"
-            self._emit(StatusChanged(Status(f"{at} {where} · code {self._code()}")))
+            if self.offline is not None:
+                self._emit(StatusChanged(OFFLINE_STATUS))
+            else:
+                self._emit(StatusChanged(Status(f"{at} {where} · code {self._code()}")))
         elif not connected and self._connected is True:
             self._host_away()
         if connected or self._connected is True:
@@ -684,12 +876,19 @@ class NetworkTable:
             self._public = new_game(replica.config, ledger.tableau)
             self._emit(LobbyChanged(self._lobby_info(self._lobby)))
             latest = view(self._public, seat) if self.watch else player.view()
-            if not ledger.moves and latest is not None:
+            if not ledger.moves and latest is not None and self._prelude_over:
                 self._emit(ViewChanged(latest))
         moves = ledger.moves[self._moves :]
         history = _history([action for _, action in moves])
         for index, (_, action) in enumerate(moves):
             self._public = apply(self._public, action)
+            if not self._prelude_over:
+                # Played for the player before they sit down: they see where it ends.
+                if self._prelude is not None and self._prelude.over(self._public):
+                    self._prelude_over = True
+                    latest = player.view() if index == len(moves) - 1 else None
+                    self._emit(ViewChanged(latest or view(self._public, seat)))
+                continue
             if isinstance(action, Chat):
                 name = self._public.config.name(action.by)
                 self._emit(ChatPosted(ChatLine(action.by, name, action.text)))
@@ -708,7 +907,7 @@ class NetworkTable:
             )
         # Verified once nothing more can come: the game finished, or it was aborted and the
         # Ghost revealed its seed after all (what was played checks out, as offline).
-        if ledger.over and not self._verified:
+        if ledger.over and not self._verified and self._prelude_over:
             self._verified = True
             report = verify(list(replica.events), pack=PackIdentity.of(self.pack))
             self._emit(GameVerified(verification_of(report)))
@@ -719,11 +918,14 @@ class NetworkTable:
         archive at a table hosted here, this client's copy at a table joined or watched."""
         name = f"{replica.game_id}.json"
         if self.hosting is not None:
-            archived = self.data_dir / HOST_DIR / GAMES_DIR / name
+            home = OFFLINE_DIR if self.offline is not None else HOST_DIR
+            archived = self.data_dir / home / GAMES_DIR / name
             if await asyncio.to_thread(archived.is_file):
                 self._emit(TranscriptKept(archived))
                 return
         path = self.data_dir / (WATCHED_GAMES if self.watch else JOINED_GAMES) / name
+        if self.offline is not None:
+            path = self.data_dir / KEPT_GAMES / name
         try:
             await asyncio.to_thread(write_transcript, path, list(replica.events))
         except OSError as error:
@@ -736,6 +938,8 @@ class NetworkTable:
     def _lobby_info(self, lobby: Lobby | None) -> LobbyInfo:
         if lobby is None:
             return self._placeholder_lobby()
+        if self.offline is not None:
+            return self._offline_lobby(lobby)
         seat = self._seat
         followed = self._followed if self.watch else seat
         seats = tuple(
@@ -778,8 +982,39 @@ class NetworkTable:
             watchers=tuple(lobby.watchers),
         )
 
+    def _offline_lobby(self, lobby: Lobby | None) -> LobbyInfo:
+        """An offline table's lobby: the player and the bots, all ready (nobody joins)."""
+        settings = self.hosting
+        assert settings is not None
+        names = {status.seat: status.name for status in lobby.seats} if lobby else {}
+        seats = tuple(
+            SeatInfo(
+                seat,
+                names.get(seat)
+                or (self.name if seat == settings.your_seat else persona(seat).bot_name),
+                SeatKind.YOU if seat == settings.your_seat else SeatKind.BOT,
+                ready=True,
+            )
+            for seat in settings.seats
+        )
+        started = lobby is not None and (
+            lobby.state is not TableState.LOBBY or self._public is not None
+        )
+        return LobbyInfo(
+            table_name=settings.table_name,
+            difficulty=settings.difficulty,
+            seats=seats,
+            your_seat=settings.your_seat,
+            is_host=True,
+            offline=True,
+            pack_name=self.pack.name,
+            started=started,
+        )
+
     def _placeholder_lobby(self) -> LobbyInfo:
         """What is known before the host's own lobby message arrives."""
+        if self.offline is not None:
+            return self._offline_lobby(None)
         settings = self.hosting
         if settings is None:
             return LobbyInfo(
@@ -819,6 +1054,8 @@ class NetworkTable:
         )
 
     def _code(self) -> str | None:
+        if self.offline is not None:
+            return None  # nobody can join it
         if self._host is not None:
             return self._host.tables()[0].code
         return str(self._ticket.code) if self._ticket is not None else None
@@ -833,7 +1070,7 @@ class NetworkTable:
         return f"{self._interface} only"
 
     def _where(self) -> str | None:
-        if self._host is not None:
+        if isinstance(self._host, RunningHost):
             return self._host.url
         if self._address is not None:
             return self._address.url
@@ -877,8 +1114,14 @@ class NetworkTable:
         self._moves = 0
         self._verified = self._abort_told = False
         self._announcing = False
+        self._prelude_over = self._prelude is None
 
     def _emit(self, event: SessionEvent) -> None:
+        if isinstance(event, LobbyChanged) and self.offline is not None:
+            # Bots taking their seats change the host's lobby, never an offline table's.
+            if event.lobby == self._lobby_told:
+                return
+            self._lobby_told = event.lobby
         self._channel.put(event)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from local_game import LocalGame
 from tui_support import PACK
 
 from domicile_p2p.fairness.seeds import SelfplaySeeds
@@ -21,7 +22,6 @@ from domicile_p2p.net.wire import Role as WireRole
 from domicile_p2p.rules import Difficulty, Phase, View, view
 from domicile_p2p.transcript import Event, Replica, Step
 from domicile_p2p.transcript.selfplay import PlainPolicy
-from domicile_tui.local_game import LocalGame
 from domicile_tui.networked import NetworkTable
 from domicile_tui.news import GameVerified, SessionEvent, StatusChanged
 from domicile_tui.status import Severity

@@ -15,7 +15,6 @@ from domicile_tui.app import DELIVERED, DomicileApp
 from domicile_tui.pacing import BotPace
 from domicile_tui.screens.end import EndScreen
 from domicile_tui.screens.export import ExportScreen
-from domicile_tui.tutorial_table import play_out_stage_one
 
 
 @pytest.mark.slow
@@ -25,7 +24,7 @@ async def test_export_in_a_browser_is_a_download_never_a_path(
     monkeypatch.setattr(DomicileApp, "is_web", property(lambda _: True))
     # The game opens at Stage Two (Stage One played in the core): the export is the test.
     door = PreparedDoor(
-        PACK, pace=BotPace(0), seed=1, lan=False, data_dir=tmp_path, prelude=play_out_stage_one
+        PACK, pace=BotPace(0), seed=1, lan=False, data_dir=tmp_path, stage_one_played=True
     )
     app = DomicileApp(door, defaults=settings(), open_at_once=True, offline=True, seance_step=0)
     delivered: list[tuple[Path, dict[str, Any]]] = []

@@ -26,7 +26,7 @@ from tui_support import (
 from domicile_p2p.rules import Chat, Lock, Phase, Place, Stage, Unlock
 from domicile_p2p.transcript.verify import verify
 from domicile_tui.app import DomicileApp
-from domicile_tui.offline import OfflineTable
+from domicile_tui.networked import NetworkTable
 from domicile_tui.screens.end import EndScreen
 from domicile_tui.screens.export import ExportScreen
 from domicile_tui.screens.lobby import LobbyScreen
@@ -123,5 +123,7 @@ async def test_an_investigator_plays_a_whole_game_through_the_keyboard(tmp_path:
 
 def game_id(app: DomicileApp) -> str:
     session = app.session
-    assert isinstance(session, OfflineTable) and session.game is not None
-    return session.game.replica.game_id
+    assert isinstance(session, NetworkTable) and session.host is not None
+    [table] = session.host.tables()
+    assert table.game_id is not None
+    return table.game_id

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from tui_support import make_app, record_notifications, wait_until
 
-from domicile_tui.offline import OfflineTable
+from domicile_tui.networked import NetworkTable
 from domicile_tui.pages import JoinPage, SetupPage
 from domicile_tui.screens.start import StartScreen
 
@@ -33,6 +33,7 @@ async def test_enter_in_the_set_up_form_opens_the_table() -> None:
         app.go(SetupPage(offline=True))
         await wait_until(pilot, lambda: bool(app.screen.query("#player-name")), what="the form")
         await pilot.press("end", *" Lovelace", "enter")
-        await wait_until(pilot, lambda: isinstance(app.session, OfflineTable), what="the table")
-        assert isinstance(app.session, OfflineTable)
-        assert app.session.settings.player_name == "Ada Lovelace"
+        await wait_until(pilot, lambda: isinstance(app.session, NetworkTable), what="the table")
+        assert isinstance(app.session, NetworkTable) and app.session.offline is not None
+        assert app.session.hosting is not None
+        assert app.session.hosting.player_name == "Ada Lovelace"

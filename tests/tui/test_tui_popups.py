@@ -21,7 +21,7 @@ from tui_support import (
 )
 
 from domicile_p2p.rules import Lock, Phase, Place, Stage
-from domicile_tui.offline import KEPT_GAMES
+from domicile_tui.networked import KEPT_GAMES
 from domicile_tui.screens.confirm import ConfirmScreen
 from domicile_tui.screens.culprit import CulpritScreen
 from domicile_tui.screens.end import EndScreen

@@ -2,13 +2,12 @@
 time, the set-up form's setting, and a seat that made no guess at the séance.
 
 No test here waits on the wall clock: the app drains the bar by a clock the test
-holds still and moves by hand, and the offline table's glass runs out when the test
-says (its ``sleep`` is an :class:`Hourglass`).
+holds still and moves by hand, and the offline table's host keeps a clock that stands
+still too (:class:`Hourglass`): its glass runs out when the test moves it on.
 """
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ from textual.pilot import Pilot
 from textual.widgets import Select, Static
 from tui_support import DATA_DIR, PACK, SEED, begin, rendered, settings, settle, view_of, wait_until
 
+from domicile_p2p.net.adapters.clock import SteppedClock
 from domicile_p2p.net.adapters.store import StoredTable, UnfinishedTable
 from domicile_p2p.net.join.codes import parse_code
 from domicile_p2p.net.sessions.guards.sandglass import SEANCE_SEEN_WITHIN
@@ -29,8 +29,7 @@ from domicile_p2p.transcript.files import read_transcript
 from domicile_p2p.transcript.selfplay import PlainPolicy
 from domicile_tui.app import DomicileApp
 from domicile_tui.connect import TableDoor
-from domicile_tui.networked import resumed_settings
-from domicile_tui.offline import OfflineTable
+from domicile_tui.networked import NetworkTable, resumed_settings
 from domicile_tui.pacing import BotPace
 from domicile_tui.pages import SetupPage
 from domicile_tui.sandglass import Glass
@@ -57,20 +56,26 @@ class FrozenClock:
 
 
 class Hourglass:
-    """The offline table's wait for its sand-glass: the sand runs out when the test says."""
+    """The offline table's host's clock: it stands still, so its sand-glass runs out when
+    the test says, and not before."""
 
     def __init__(self) -> None:
-        self.turned: list[float] = []
-        self._out = asyncio.Event()
+        self.clock = SteppedClock()
 
-    async def sleep(self, seconds: float) -> None:
-        self.turned.append(seconds)
-        await self._out.wait()
+    def left(self, app: DomicileApp) -> float | None:
+        """Seconds until the host's glass runs out (``None``: no glass turned)."""
+        session = app.session
+        assert isinstance(session, NetworkTable) and session.host is not None
+        server = session.host.server
+        assert server is not None
+        deadline = server.session.next_deadline()
+        return None if deadline is None else deadline - self.clock.now()
 
-    def run_out(self) -> None:
-        """Every glass turned so far runs out now (the next one waits again)."""
-        self._out.set()
-        self._out = asyncio.Event()
+    def run_out(self, app: DomicileApp) -> None:
+        """The glass turned runs out now."""
+        left = self.left(app)
+        assert left is not None, "no glass is turned"
+        self.clock.advance(left)
 
 
 class Dawdler:
@@ -102,7 +107,7 @@ def timed_app(
         lan=False,
         data_dir=DATA_DIR,
         policy_factory=policies,
-        glass_sleep=hourglass.sleep,
+        clock=hourglass.clock,
     )
     return DomicileApp(
         door,
@@ -164,8 +169,8 @@ async def test_an_investigator_watches_the_glass_drain_until_the_host_calls_time
         await settle(pilot)
         assert isinstance(app.screen, InvestigatorScreen)
         assert "1:00 left" in bar_text(app)
-        await wait_until(pilot, lambda: bool(hourglass.turned), what="the table's glass")
-        assert hourglass.turned == [TIMER]  # the offline table keeps the same glass
+        await wait_until(pilot, lambda: hourglass.left(app) is not None, what="the host's glass")
+        assert hourglass.left(app) == TIMER  # the offline table keeps the same glass
         clock.now += 45
         await redraw(pilot)
         assert "0:15 left" in bar_text(app)
@@ -173,7 +178,7 @@ async def test_an_investigator_watches_the_glass_drain_until_the_host_calls_time
         await redraw(pilot)
         assert "waiting for the host" in bar_text(app)
         assert investigating(app)
-        hourglass.run_out()  # Ada never placed her marker
+        hourglass.run_out(app)  # Ada never placed her marker
         await wait_until(pilot, lambda: isinstance(app.screen, SeanceScreen), what="the séance")
         await settle(pilot)
         seance = app.screen
@@ -206,11 +211,11 @@ async def test_the_ghost_sees_the_same_glass_and_a_new_one_each_day() -> None:
             await redraw(pilot)
             assert "0:10 left" in bar_text(app)
             # The table's glass is turned (its wait begun) before the test runs it out.
-            await wait_until(pilot, lambda d=day: len(hourglass.turned) == d, what="the turn")
+            await wait_until(pilot, lambda: hourglass.left(app) is not None, what="the turn")
             # Day 2: the Ghost closed the séance (Enter) before giving, so the table, which
             # has no other person to wait for, turns the glass at once.
-            assert hourglass.turned[day - 1] == TIMER
-            hourglass.run_out()
+            assert hourglass.left(app) == TIMER
+            hourglass.run_out(app)
             await wait_until(pilot, lambda: isinstance(app.screen, SeanceScreen), what="séance")
             await settle(pilot)
             lines = rendered(app.screen.query_one("#seance-lines", Static))
@@ -231,20 +236,25 @@ async def test_the_glass_turns_when_the_player_closes_the_seance() -> None:
     async with app.run_test(size=WIDE) as pilot:
         await begin(pilot)
         await wait_until(pilot, lambda: investigating(app), what="the investigation")
-        await wait_until(pilot, lambda: hourglass.turned == [TIMER], what="day 1's glass")
-        hourglass.run_out()
+        await wait_until(pilot, lambda: hourglass.left(app) == TIMER, what="day 1's glass")
+        hourglass.run_out(app)
         await wait_until(pilot, lambda: isinstance(app.screen, SeanceScreen), what="the séance")
 
         def next_day_under_way() -> bool:
-            return view_of(app).state.day == 2 and investigating(app) and len(hourglass.turned) == 2
+            return (
+                view_of(app).state.day == 2
+                and investigating(app)
+                and hourglass.left(app) is not None
+            )
 
         await wait_until(pilot, next_day_under_way, what="day 2 begun behind the séance")
         assert isinstance(app.screen, SeanceScreen), "still reading the séance"
-        assert TIMER < hourglass.turned[1] <= TIMER + SEANCE_SEEN_WITHIN, "it waits for the player"
+        left = hourglass.left(app)
+        assert left is not None and TIMER < left <= TIMER + SEANCE_SEEN_WITHIN, "it waits"
         assert app.glass is not None and app.glass.began > clock.now, "the bar stays full"
         await pilot.press("enter")
-        await wait_until(pilot, lambda: len(hourglass.turned) == 3, what="the glass turned")
-        assert hourglass.turned[2] == TIMER, "turned as the séance closed, no wait left"
+        # Turned as the séance closed, no wait left.
+        await wait_until(pilot, lambda: hourglass.left(app) == TIMER, what="the glass turned")
         await wait_until(pilot, lambda: isinstance(app.screen, InvestigatorScreen), what="table")
         assert app.glass is not None and app.glass.began == clock.now
         clock.now += 45
@@ -260,7 +270,7 @@ async def test_a_table_without_a_glass_shows_no_bar() -> None:
         await wait_until(pilot, lambda: investigating(app), what="the investigation")
         await settle(pilot)
         assert app.glass is None and not app.screen.query_one(SandGlassBar).display
-        assert hourglass.turned == []
+        assert hourglass.left(app) is None
 
 
 async def test_the_set_up_form_carries_the_sand_glass() -> None:
@@ -280,8 +290,10 @@ async def test_the_set_up_form_carries_the_sand_glass() -> None:
         choice.value = 120
         await pilot.pause()
         await pilot.press("ctrl+s")
-        await wait_until(pilot, lambda: isinstance(app.session, OfflineTable))
-        assert isinstance(app.session, OfflineTable) and app.session.settings.timer == 120
+        await wait_until(pilot, lambda: isinstance(app.session, NetworkTable))
+        session = app.session
+        assert isinstance(session, NetworkTable) and session.offline is not None
+        assert session.hosting is not None and session.hosting.timer == 120
 
 
 # --------------------------------------------------------------------------- how it looks

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+from local_game import LocalGame
 from tui_support import PACK, Clairvoyant
 
 from domicile_p2p.net.adapters.discovery import DiscoveredTable, TableAdvert
@@ -23,7 +24,6 @@ from domicile_tui.describe import (
     your_prompt,
 )
 from domicile_tui.keys import HelpKeys, key_label
-from domicile_tui.local_game import LocalGame
 from domicile_tui.news import Check, Verification
 from domicile_tui.screens.end import export_suggestion
 from domicile_tui.screens.start import table_entry
@@ -186,32 +186,3 @@ def test_the_investigators_can_count_the_ghosts_refreshes() -> None:
     assert ghost_refreshes(apply(normal, Refresh())) == "2 left, 0 today"
     assert ghost_refreshes(deal(PACK, 2, Difficulty.EASY, seed=1)) == "1 left today"
     assert ghost_refreshes(deal(PACK, 2, Difficulty.VERY_DIFFICULT, seed=1)) == "none left"
-
-
-def test_the_bots_table_talk_survives_the_offline_tables_look_ahead() -> None:
-    # The offline table asks every bot for its move before it plays one (is anything
-    # due?), then asks again; a bot's once-only line of talk must reach the table.
-    game = LocalGame(
-        pack=PACK,
-        difficulty=Difficulty.EASY,
-        names=("The Ghost", "Ada", "Idris"),
-        player_seat=1,
-        player=_identity(),
-        bot_seats=(0, 2),
-        policy_factory=_policies,
-    )
-    game.set_up()
-    mind = Clairvoyant(1, lambda: game.ghost.view().ghost)  # type: ignore[arg-type, return-value]
-    spoken: list[int] = []
-    for _ in range(500):
-        if game.over:
-            break
-        if game.bot_actions():  # the look-ahead
-            seat, action = game.bot_actions()[0]
-            for played in game.play(seat, action):
-                if played.event.kind.value == "chat":
-                    spoken.append(seat)
-        action = mind.act(game.view(1))
-        if action is not None:
-            game.play(1, action)
-    assert 2 in spoken

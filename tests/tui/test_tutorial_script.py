@@ -10,13 +10,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from local_game import LocalGame, play_out_stage_one
 from tui_support import PACK
 
 from domicile_p2p.bots import make_policy
 from domicile_p2p.fairness.seeds import SelfplaySeeds
 from domicile_p2p.identity import Identity
 from domicile_p2p.rules import GHOST, Category, Difficulty, Give, Lock, Phase, Place, Stage, View
-from domicile_tui.local_game import LocalGame
 from domicile_tui.tutorial import (
     CHAPTERS,
     DIFFICULTY,
@@ -27,7 +27,6 @@ from domicile_tui.tutorial import (
     Where,
     chapter_over_words,
 )
-from domicile_tui.tutorial_table import play_out_stage_one
 
 INVESTIGATOR, GHOST_CHAPTER, STAGE_TWO = CHAPTERS
 

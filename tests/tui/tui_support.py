@@ -26,19 +26,18 @@ from textual.widgets import Input
 from domicile_p2p.bots import make_policy
 from domicile_p2p.net.adapters.host import HostConfig, RunningHost
 from domicile_p2p.packs import Pack, load_default_pack
-from domicile_p2p.rules import Difficulty, GhostKnowledge, Phase, View
+from domicile_p2p.rules import GHOST, Difficulty, GhostKnowledge, Phase, View
 from domicile_p2p.transcript.selfplay import PlainPolicy
 from domicile_tui.app import DomicileApp
 from domicile_tui.connect import TableDoor
-from domicile_tui.local_game import LocalGame
+from domicile_tui.networked import NetworkTable
 from domicile_tui.news import SessionEvent
-from domicile_tui.offline import OfflineTable
 from domicile_tui.pacing import BotPace
 from domicile_tui.screens.investigator import InvestigatorScreen
 from domicile_tui.screens.join import JoinScreen
 from domicile_tui.screens.seance import SeanceScreen
 from domicile_tui.session import Role, TableSession, TableSettings
-from domicile_tui.tutorial_table import play_out_stage_one
+from domicile_tui.tutorial_table import stage_one_played
 
 PACK: Pack = load_default_pack()
 SEED = 7
@@ -261,10 +260,22 @@ async def settle(pilot: Pilot[Any]) -> None:
 def secrets_of(app: DomicileApp) -> GhostKnowledge:
     """The Ghost's knowledge at an offline table (tests only: an oracle to steer the game)."""
     session = app.session
-    assert isinstance(session, OfflineTable) and session.game is not None
-    knowledge = session.game.ghost.view().ghost
-    assert knowledge is not None
-    return knowledge
+    assert isinstance(session, NetworkTable)
+    return ghost_knowledge(session)
+
+
+def ghost_knowledge(table: NetworkTable) -> GhostKnowledge:
+    """What the Ghost of a table hosted here knows: its hosted bot's, or the player's own
+    (tests only: an oracle to steer the game)."""
+    host = table.host
+    assert host is not None, "the table is open"
+    ghost = host.bot_session(GHOST)
+    if ghost is None:
+        assert table._client is not None
+        ghost = table._client.session
+    shown = ghost.player.view()
+    assert shown is not None and shown.ghost is not None, "the game is dealt"
+    return shown.ghost
 
 
 def view_of(app: DomicileApp) -> View:
@@ -330,13 +341,13 @@ def clairvoyant_app(
     seed: int = SEED,
     plain_ghost: bool = False,
     seance_step: float = 0.0,
-    prelude: Callable[[LocalGame], None] | None = None,
+    stage_one: bool = False,
 ) -> DomicileApp:
     """An app whose bot investigators know their answers.
 
     The Ghost is the real bot, or with ``plain_ghost`` the protocol's plain
     player (which never changes, so snapshots do not move when the bots improve).
-    ``prelude`` plays each game forward before the player sees it (:class:`PreparedDoor`).
+    With ``stage_one``, each game begins for the player at Stage Two (:class:`PreparedDoor`).
     """
     holder: list[DomicileApp] = []
 
@@ -353,7 +364,7 @@ def clairvoyant_app(
             lan=False,
             data_dir=DATA_DIR,
             policy_factory=policies,
-            prelude=prelude,
+            stage_one_played=stage_one,
         ),
         defaults=settings(role),
         open_at_once=True,
@@ -385,15 +396,19 @@ def rendered(widget: Any) -> str:
 
 @dataclass(frozen=True, slots=True)
 class PreparedDoor(TableDoor):
-    """An offline door whose games are played forward by ``prelude`` before the player sees
-    them, at the engine's speed (no app, no pauses): a test that is about a late position
-    starts there instead of playing every day through Pilot.  The game is the same real
-    game (every move signed, ordered and checked, the transcript whole and verified)."""
+    """An offline door whose games begin for the player at Stage Two (``stage_one_played``):
+    every investigator's Stage One is played first by guides who know the answers, at the
+    engine's speed with no bot's pace (``tutorial_table.stage_one_played``, as the
+    tutorial's Stage Two chapter begins): a test that is about a late position starts there
+    instead of playing every day through Pilot.  The game is the same real game (every move
+    signed, ordered and checked, the transcript whole and verified)."""
 
-    prelude: Callable[[LocalGame], None] | None = None
+    stage_one_played: bool = False
 
-    def offline(self, settings: TableSettings) -> TableSession:
-        return self.offline_table(settings, self.prelude)
+    def offline(self, settings: TableSettings, **options: Any) -> NetworkTable:
+        if not self.stage_one_played or options:
+            return TableDoor.offline(self, settings, **options)
+        return stage_one_played(self, settings)
 
 
 def stage_two_app(
@@ -405,5 +420,5 @@ def stage_two_app(
     included.  Stage One through the app's keys and clicks is
     ``test_tui_flows.py::test_stage_two_the_group_agrees_on_the_culprit_and_wins``'s."""
     return clairvoyant_app(
-        seed=seed, plain_ghost=plain_ghost, seance_step=seance_step, prelude=play_out_stage_one
+        seed=seed, plain_ghost=plain_ghost, seance_step=seance_step, stage_one=True
     )

@@ -140,8 +140,11 @@ class BotBrain:
         if view is None:
             return None
         policy = self._policy_for_seat()
-        if isinstance(policy, InvestigatorBot):
-            self._brief(policy, view.state)
+        # A policy that plays part of a game for a bot (the tutorial's guide) hands the
+        # rest to the bot it names ``then``: that bot is briefed all along.
+        briefed = getattr(policy, "then", policy)
+        if isinstance(briefed, InvestigatorBot):
+            self._brief(briefed, view.state)
         action = policy.act(view)
         if isinstance(action, Chat) and not self._talk.allow(self._clock()):
             # Table talk is a courtesy: a line the host's chat bound would refuse is not
@@ -255,13 +258,14 @@ async def run_bot(
     client: PeerClient,
     brain: BotBrain,
     *,
-    delay: float = 0.0,
+    delay: float | Callable[[], float] = 0.0,
     on_game: Callable[[BotOutcome], None] | None = None,
 ) -> BotOutcome:
     """Play until the session is done, then verify the last game's transcript.
 
     Each game this bot sees end is verified and handed to ``on_game`` at once.
-    ``delay`` seconds pass before each decision (a person's pace); a fatal
+    ``delay`` seconds pass before each decision (a person's pace; a function: drawn
+    before each one); a fatal
     error of the connection (a wrong code, a changed certificate, a bad
     event from the host) is raised.
     """
@@ -287,8 +291,9 @@ async def run_bot(
             if len(client.refusals) != refusals:
                 refusals = len(client.refusals)
                 brain.refused()
-            if delay > 0 and client.session.ready:
-                await asyncio.sleep(delay)
+            wait = delay() if callable(delay) else delay
+            if wait > 0 and client.session.ready:
+                await asyncio.sleep(wait)
             action = brain.decide()
             if action is not None:
                 await client.submit(action)

@@ -65,7 +65,7 @@ from domicile_p2p.net.sessions.peer import PeerSession
 from domicile_p2p.net.sessions.room import Refusal, Room, RoomConfig, SeatHolder
 from domicile_p2p.net.wire import ErrorCode, Role, Starts, TableState
 from domicile_p2p.packs import Pack, load_default_pack
-from domicile_p2p.rules import DIFFICULTY_RULES, GHOST, MAX_INVESTIGATORS, Difficulty
+from domicile_p2p.rules import DIFFICULTY_RULES, GHOST, MAX_INVESTIGATORS, Difficulty, View
 from domicile_p2p.transcript import TranscriptError
 from domicile_p2p.transcript.names import name_problem
 from domicile_p2p.transcript.verify import verify
@@ -118,6 +118,9 @@ class HostConfig:
     """With ``games``: seconds between a game's end and the next game's lobby (the players
     read the end and its proof first)."""
     bot_delay: float = 0.0
+    bot_pace: Callable[[View | None], float] | None = None
+    """Seconds a hosted bot waits before each decision, drawn each time from what its seat
+    sees (``None``: ``bot_delay`` every time).  An offline table draws a person's pace."""
     policies: PolicyFactory | None = None
     """What decides for the hosted bots: ``policies(seat, pack, seed)`` (the real bots,
     ``domicile_p2p.bots.make_policy``, by default)."""
@@ -253,6 +256,7 @@ class TableHost:
         self.port = 0
         self.server: HostServer | None = None
         self._bots: dict[tuple[int, int], asyncio.Task[Any]] = {}
+        self._bot_sessions: dict[tuple[int, int], PeerSession] = {}
         self._done = asyncio.Event()
         self._failed = asyncio.Event()
         self.failure: str | None = None
@@ -564,6 +568,15 @@ class TableHost:
 
         return dial
 
+    def bot_session(self, seat: int, nameplate: int | None = None) -> PeerSession | None:
+        """The session of the hosted bot that holds ``seat`` of a table now, if one does (for
+        tools and tests, and the tutorial's guide: a Ghost bot's holds the Ghost's secrets)."""
+        _server, room = self._table(nameplate)
+        for (table, _first), session in self._bot_sessions.items():
+            if table == room.nameplate and session.seat == seat:
+                return session
+        return None
+
     def start_table(self, nameplate: int | None = None) -> None:
         """The owner says start (the in-process owner's call; no client message can).
 
@@ -717,6 +730,7 @@ class TableHost:
             bot=True,
             games=None,  # a hosted bot stays at its table for every game it plays
         )
+        self._bot_sessions[(room.nameplate, first_seat)] = session
         dial = self.local_dialer(f"bot:{room.nameplate}/{seat}")
 
         def log(event: str, fields: Mapping[str, Any]) -> None:
@@ -746,9 +760,14 @@ class TableHost:
                     {"table": room.nameplate, "seat": seat, "summary": outcome.report.summary},
                 )
 
+        pace = self.config.bot_pace
+        delay: float | Callable[[], float] = (
+            self.config.bot_delay if pace is None else lambda: pace(session.player.view())
+        )
+
         async def play() -> None:
             try:
-                await run_bot(client, brain, delay=self.config.bot_delay, on_game=verified)
+                await run_bot(client, brain, delay=delay, on_game=verified)
             except Refused as exc:
                 if exc.code == ErrorCode.TAKEN_OVER:
                     # A person took this seat in the lobby: the bot steps aside.

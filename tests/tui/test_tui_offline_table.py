@@ -1,4 +1,5 @@
-"""The offline table behind the session interface: a real game through the real protocol."""
+"""The offline table behind the session interface: a real game through the real protocol,
+hosted in this process with no listener (the LAN's host and sessions over local links)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,19 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from tui_support import PACK, Clairvoyant, Recorder, investigator_bot, settings, turns
+from tui_support import (
+    DATA_DIR,
+    PACK,
+    Clairvoyant,
+    Recorder,
+    ghost_knowledge,
+    investigator_bot,
+    settings,
+    turns,
+)
 
 from domicile_p2p.bots import make_policy
+from domicile_p2p.net.adapters.in_memory import InMemoryHost
 from domicile_p2p.rules import (
     GHOST,
     Action,
@@ -25,6 +36,8 @@ from domicile_p2p.rules import (
     View,
 )
 from domicile_p2p.transcript.verify import verify
+from domicile_tui.connect import TableDoor
+from domicile_tui.networked import KEPT_GAMES, NetworkTable
 from domicile_tui.news import (
     ActionRefused,
     ChatPosted,
@@ -32,16 +45,28 @@ from domicile_tui.news import (
     LobbyChanged,
     SessionClosed,
     StatusChanged,
+    TranscriptKept,
     ViewChanged,
 )
-from domicile_tui.offline import OfflineTable
 from domicile_tui.pacing import BotPace
 from domicile_tui.session import Role, SettingsError, TableSettings
 from domicile_tui.status import SeatKind
 
 
-def offline(role: Role = Role.INVESTIGATOR, seed: int = 7) -> OfflineTable:
-    return OfflineTable(settings(role), PACK, pace=BotPace(0), seed=seed)
+def offline(
+    role: Role = Role.INVESTIGATOR, seed: int = 7, data_dir: Path | None = None, **door: object
+) -> NetworkTable:
+    home = data_dir or DATA_DIR
+    table_door = TableDoor(PACK, pace=BotPace(0), seed=seed, lan=False, data_dir=home, **door)  # type: ignore[arg-type]
+    return table_door.offline(settings(role))
+
+
+def game_id(table: NetworkTable) -> str:
+    host = table.host
+    assert host is not None
+    [info] = host.tables()
+    assert info.game_id is not None
+    return info.game_id
 
 
 async def started(role: Role = Role.INVESTIGATOR, seed: int = 7) -> Recorder:
@@ -168,10 +193,7 @@ async def test_a_whole_game_ends_verified_and_its_transcript_checks_out(tmp_path
         "séance verdicts",
         "dream cards",
     }
-    game = recorder.table.game
-    assert game is not None
-    truth = game.ghost.view().ghost
-    assert truth is not None
+    truth = ghost_knowledge(recorder.table)
     assert verification.reveal is not None
     assert verification.reveal.columns == truth.columns
     assert verification.reveal.culprit == truth.culprit
@@ -202,16 +224,15 @@ async def test_a_human_ghosts_seance_is_announced_for_it() -> None:
 
 async def test_play_again_goes_back_to_the_lobby_and_deals_a_new_game() -> None:
     recorder = await started()
-    game = recorder.table.game
-    assert game is not None
-    first_game = game.replica.game_id
+    first_game = game_id(recorder.table)
     await play_out(recorder)
     await recorder.table.play_again()
     await recorder.until(lambda: not recorder.of(LobbyChanged)[-1].lobby.started, "the lobby")
+    shown = len(recorder.of(ViewChanged))
     await recorder.table.start_game()
     await recorder.until(lambda: recorder.of(LobbyChanged)[-1].lobby.started, "the new game")
-    second = recorder.table.game
-    assert second is not None and second.replica.game_id != first_game
+    await recorder.until(lambda: len(recorder.of(ViewChanged)) > shown, "its first view")
+    assert game_id(recorder.table) != first_game
     assert recorder.of(ViewChanged)[-1].view.state.day == 1
     await recorder.stop()
 
@@ -262,37 +283,29 @@ def test_table_settings_refuse_what_cannot_make_a_table(
 
 
 def test_an_offline_table_has_no_open_seats() -> None:
+    door = TableDoor(PACK, pace=BotPace(0), lan=False, data_dir=DATA_DIR)
     with pytest.raises(SettingsError, match="no open seats"):
-        OfflineTable(TableSettings("Hall", "Ada", open_seats=frozenset({2})), PACK, pace=BotPace(0))
+        door.offline(TableSettings("Hall", "Ada", open_seats=frozenset({2})))
 
 
 async def test_stage_two_is_reached_and_the_culprit_named_by_a_table_that_knows_the_truth() -> None:
-    holder: list[OfflineTable] = []
+    holder: list[NetworkTable] = []
+
+    def truth() -> GhostKnowledge:
+        return ghost_knowledge(holder[0])
 
     def policies(seat: int, pack: object, seed: int) -> object:
         if seat == GHOST:
             return make_policy(seat, PACK, seed)
-
-        def truth() -> GhostKnowledge:
-            game = holder[0].game
-            assert game is not None and game.ghost.view().ghost is not None
-            return game.ghost.view().ghost
-
         return Clairvoyant(seat, truth)
 
-    table = OfflineTable(
-        settings(),
-        PACK,
-        pace=BotPace(0),
-        seed=7,
-        policy_factory=policies,  # type: ignore[arg-type]
-    )
+    table = offline(policy_factory=policies)
     holder.append(table)
     recorder = Recorder(table)
     await table.open()
     await table.start_game()
     await recorder.until(lambda: bool(recorder.of(ViewChanged)), "the first view")
-    me = Clairvoyant(1, lambda: holder[0].game.ghost.view().ghost)  # type: ignore[union-attr,return-value]
+    me = Clairvoyant(1, truth)
 
     def choose(view: View) -> Action | None:
         state = view.state
@@ -308,4 +321,23 @@ async def test_stage_two_is_reached_and_the_culprit_named_by_a_table_that_knows_
     assert final.stage is Stage.CULPRIT
     assert final.outcome is Outcome.WON
     assert recorder.of(GameVerified)[0].verification.ok
+    await recorder.stop()
+
+
+async def test_an_offline_table_is_a_hosted_table_with_no_listener(tmp_path: Path) -> None:
+    """The LAN's host in this process, reached over local links alone: nothing listens, and
+    of its files only the finished game is kept, in ``offline/games`` of the data dir."""
+    recorder = Recorder(offline(data_dir=tmp_path))
+    await recorder.table.open()
+    await recorder.table.start_game()
+    host = recorder.table.host
+    assert isinstance(host, InMemoryHost) and host.port == 0 and host.urls == []
+    await recorder.until(lambda: bool(recorder.of(ViewChanged)), "the first view")
+    await play_out(recorder)
+    await recorder.until(lambda: bool(recorder.of(TranscriptKept)), "the game kept")
+    kept = recorder.of(TranscriptKept)[0].path
+    assert kept == tmp_path / KEPT_GAMES / f"{game_id(recorder.table)}.json"
+    files = sorted(path for path in tmp_path.rglob("*") if path.is_file())
+    assert files == [kept]
+    assert verify(kept).valid
     await recorder.stop()

@@ -1,6 +1,9 @@
-"""A whole table in this process, through the real protocol (sans I/O).
+"""A whole game played synchronously in a test, through the real protocol (sans I/O).
 
-:class:`LocalGame` is what the offline table runs: the host's
+Tests that want a game's views and events at a seed without a running table (a
+hint checked against the game a player meets, a tampered transcript, a late
+reveal) play it here; the client's offline table is a hosted table
+(``domicile_tui.networked``), not this.  :class:`LocalGame`: the host's
 :class:`~domicile_p2p.transcript.GameTable` orders every action, one signing
 agent per seat signs it, and a :class:`~domicile_p2p.transcript.Replica` (the
 player's own checked copy, as on the network) checks every event before
@@ -9,7 +12,7 @@ agents, exactly as ``domicile selfplay`` does; the player acts through their
 seat's agent.  At the end the Ghost reveals its seed and this client runs
 the full verifier over the transcript.
 
-It is synchronous and knows no clock: the offline session paces the bots.
+It is synchronous and knows no clock: the test plays the bots.
 """
 
 from __future__ import annotations
@@ -19,39 +22,39 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from domicile_p2p.client_api import (
-    GAME_ID_BYTES,
-    HOST,
-    AgentMisuse,
-    Event,
-    Identity,
-    InProcessTable,
-    InvestigatorBot,
-    Listener,
-    Pack,
-    PackIdentity,
-    Policy,
-    Rejected,
-    SeatAgent,
-    SelfplaySeeds,
-    SignedAction,
-    Step,
-    card_lists,
-    make_genesis,
-    verify,
-    write_transcript,
-)
+from domicile_p2p.bots import InvestigatorBot, Listener, Policy
+from domicile_p2p.fairness.commit import GAME_ID_BYTES
+from domicile_p2p.fairness.seeds import HOST, SelfplaySeeds
+from domicile_p2p.identity import Identity
+from domicile_p2p.packs import Pack
 from domicile_p2p.rules import (
     GHOST,
     Action,
     Chat,
     Difficulty,
     Investigation,
+    Lock,
+    Phase,
+    Place,
     RuleError,
+    Stage,
     View,
     due,
     view,
 )
+from domicile_p2p.transcript import (
+    AgentMisuse,
+    Event,
+    Rejected,
+    SeatAgent,
+    SignedAction,
+    Step,
+    make_genesis,
+)
+from domicile_p2p.transcript.files import write_transcript
+from domicile_p2p.transcript.packref import PackIdentity, card_lists
+from domicile_p2p.transcript.selfplay import InProcessTable
+from domicile_p2p.transcript.verify import verify
 from domicile_tui.news import Verification
 from domicile_tui.verification import verification_of
 
@@ -260,3 +263,48 @@ class LocalGame:
     def keep(self, directory: Path) -> Path:
         """Write the transcript into ``directory``, named by the game's id (as a host does)."""
         return self.export(directory / f"{self.replica.game_id}.json")
+
+
+SKIP_LIMIT = 500
+"""Moves the guide may play at most (Stage One takes about 30 at the tutorial's table)."""
+
+
+class Guide:
+    """An investigator who reads the answer from the Ghost's columns: places the marker on
+    the card sought, then locks.  Only the tutorial's skipped days use it."""
+
+    def __init__(self, seat: int, game: LocalGame) -> None:
+        self.seat = seat
+        self.game = game
+
+    def act(self, view: View) -> Action | None:
+        state = view.state
+        me = state.investigator(self.seat)
+        if state.stage is not Stage.PLOT or state.phase is not Phase.INVESTIGATION:
+            return None
+        if not me.served or me.locked or me.seeking is None:
+            return None
+        knowledge = self.game.ghost.view().ghost
+        assert knowledge is not None, "the Ghost's own view holds its columns"
+        target = knowledge.column(self.seat).card(me.seeking)
+        return Lock(self.seat) if me.marker == target else Place(self.seat, target)
+
+
+def play_out_stage_one(game: LocalGame) -> None:
+    """Play ``game`` until Stage Two begins: the Ghost's bot gives, guides investigate."""
+    bots = game.policies
+    investigators = game.replica.state.config.seats if game.replica.state else ()
+    game.policies = {GHOST: bots[GHOST], **{seat: Guide(seat, game) for seat in investigators}}
+    try:
+        for _ in range(SKIP_LIMIT):
+            state = game.replica.state
+            if game.over or state is None or state.stage is Stage.CULPRIT:
+                return
+            wanted = game.bot_actions()
+            if not wanted:
+                raise RuntimeError("the tutorial's skipped days came to a stop")
+            seat, action = wanted[0]
+            game.play(seat, action)
+        raise RuntimeError("the tutorial's skipped days did not reach Stage Two")
+    finally:
+        game.policies = bots
