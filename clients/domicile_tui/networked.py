@@ -42,6 +42,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Final, Protocol
 
+from domicile_p2p import client_api
 from domicile_p2p.client_api import (
     GAMES_DIR,
     Address,
@@ -82,7 +83,6 @@ from domicile_p2p.client_api import (
     UnfinishedTable,
     Unreachable,
     WrongCode,
-    discover,
     load_or_create_identity,
     parse_code,
     phrase,
@@ -484,7 +484,8 @@ class NetworkTable:
         if fingerprint is None or not self._lan:
             return None  # never seated: nothing to find again
         try:
-            tables = await discover(REFIND_WINDOW, self._interface)
+            # Looked up here, not imported above: a table with no listener never loads mDNS.
+            tables = await client_api.discover(REFIND_WINDOW, self._interface)
         except Exception:  # mDNS is a convenience: the old address is still tried
             return None
         for table in tables:

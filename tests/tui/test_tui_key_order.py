@@ -56,7 +56,9 @@ def burst(pilot: Pilot[Any], *keys: str) -> None:
 
 
 async def test_enter_then_l_in_one_burst_locks_the_marker_enter_placed() -> None:
-    app = make_app(plain_bots=True)
+    # The others never act: with bots that lock at once the séance would come and clear
+    # the lock before the test looked at it.
+    app = app_with_idle_investigators()
     async with app.run_test(size=(80, 24)) as pilot:
         refused = record_notifications(app)
         await begin(pilot)

@@ -35,13 +35,12 @@ import contextlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from domicile_p2p.identity import Identity
 from domicile_p2p.net.adapters.bot import BotBrain, BotOutcome, PolicyFactory, run_bot
 from domicile_p2p.net.adapters.client import Backoff, Dialed, Dialer, PeerClient
 from domicile_p2p.net.adapters.clock import Clock, LoopClock
-from domicile_p2p.net.adapters.discovery import Advertiser, TableAdvert, advertised_addresses
 from domicile_p2p.net.adapters.disk_trouble import DiskTrouble
 from domicile_p2p.net.adapters.draws import Draws, SystemDraws
 from domicile_p2p.net.adapters.gc_pauses import THAW_EVERY, PauseWatch
@@ -69,6 +68,9 @@ from domicile_p2p.rules import DIFFICULTY_RULES, GHOST, MAX_INVESTIGATORS, Diffi
 from domicile_p2p.transcript import TranscriptError
 from domicile_p2p.transcript.names import name_problem
 from domicile_p2p.transcript.verify import verify
+
+if TYPE_CHECKING:  # mDNS is the LAN host's alone: a table with no listener never loads zeroconf
+    from domicile_p2p.net.adapters.discovery import Advertiser, TableAdvert
 
 DEFAULT_PORT: Final = 47_470
 RECENT_END: Final = 600.0
@@ -898,6 +900,8 @@ class RunningHost(TableHost):
             },
         )
         if self.config.advertise:
+            from domicile_p2p.net.adapters.discovery import Advertiser
+
             self._advertiser = Advertiser(
                 self.config.interface, f"domicile-{self.certificate.fingerprint_hex[:12]}"
             )
@@ -913,6 +917,8 @@ class RunningHost(TableHost):
     @property
     def urls(self) -> list[str]:
         """Every ``wss://`` address of this host (one per interface when listening on all)."""
+        from domicile_p2p.net.adapters.discovery import advertised_addresses
+
         return [
             Address(host, self.port).url for host in advertised_addresses(self.config.interface)
         ]
@@ -925,6 +931,8 @@ class RunningHost(TableHost):
                 await self._advertiser.close()
 
     def _advert(self, room: Room) -> TableAdvert:
+        from domicile_p2p.net.adapters.discovery import TableAdvert
+
         return TableAdvert(
             name=room.config.name,
             nameplate=room.nameplate,
