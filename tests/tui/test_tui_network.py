@@ -427,6 +427,8 @@ async def test_the_ghost_plays_across_the_network_and_its_seance_is_announced(
     )
     async with app.run_test(size=WIDE) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        # Enter starts a lobby the host has described, not the table still opening.
+        await wait_until(pilot, lambda: bool(app.lobby and app.lobby.can_start), "startable")
         await pilot.press("enter")  # start at once: the bots that are not seated yet come
         await wait_until(pilot, lambda: isinstance(app.screen, GhostScreen), "the game")
         await wait_until(pilot, lambda: view_of(app).ghost is not None, "the Ghost's view")

@@ -12,7 +12,15 @@ from test_tui_end_to_end import play_a_whole_game
 from test_tui_network import LOOPBACK, WIDE, door
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
-from tui_support import PACK, composed, rendered, settings, view_of, wait_until
+from tui_support import (
+    PACK,
+    composed,
+    press_at_the_table,
+    rendered,
+    settings,
+    view_of,
+    wait_until,
+)
 
 from domicile_p2p.net.adapters.host import HostConfig, start_host
 from domicile_p2p.rules import GHOST, Difficulty
@@ -122,6 +130,8 @@ async def test_the_hosts_n_opens_the_next_game_at_the_same_table_and_o_moves_the
     )
     async with app.run_test(size=WIDE) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        # Enter starts a lobby the host has described, not the table still opening.
+        await wait_until(pilot, lambda: bool(app.lobby and app.lobby.can_start), "startable")
         await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(app.screen, InvestigatorScreen), "the game")
         lobby = app.lobby
@@ -132,16 +142,15 @@ async def test_the_hosts_n_opens_the_next_game_at_the_same_table_and_o_moves_the
         # The host is told where its game is kept (its own archive), and quitting says so.
         where = f"kept in the data dir, host/games/{first}.json"
         await wait_until(pilot, lambda: where in _shown(app, "#end-head"), "where it is kept")
-        await pilot.press("escape")
+        await press_at_the_table(pilot, "escape")  # not the last séance's, which closed itself
         await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
         question = app.screen.question  # type: ignore[attr-defined]
         assert "lost" not in question and "host/games" in question
         await pilot.press("n")
         await wait_until(pilot, lambda: isinstance(app.screen, EndScreen), "the end again")
-        await pilot.pause(0.6)  # the dialog's keys stay its own a moment after it closes
         # Game 1's talk stays with game 1 (its lines name the seats as they were then).
         app.chat = (ChatLine(1, "Ada", "well played"),)
-        await pilot.press("n")
+        await press_at_the_table(pilot, "n")  # N again once it is no longer the dialog's
 
         def next_lobby() -> bool:
             lobby = app.lobby
