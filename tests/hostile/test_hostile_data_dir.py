@@ -155,6 +155,8 @@ def test_a_damaged_data_dir_stops_the_host_with_one_plain_line_and_loses_nothing
     [
         ("bots", [5], "a bot seat is 5, not 0 to 1"),
         ("bots", 5, "bots is 5, not a list of seats"),
+        ("bot_players", [2], "a bot player's seat is 2, not 0 to 1"),
+        ("bot_players", "0", "bot_players is '0', not a list of seats"),
         ("owner", 9, "owner is 9, not 0 to 1"),
         ("port", 70000, "port is 70000, not 0 to 65535"),
         ("investigators", 0, "investigators is 0, not 1 to 6"),

@@ -220,6 +220,7 @@ class _Hooks:
     def table_changed(self, nameplate: int) -> None:
         self.host._advert_changed(nameplate)
         self.host._bots_back(nameplate)
+        self.host._remember_bot_players(nameplate)
 
     def game_finished(self, nameplate: int, game_id: str) -> None:
         self.host._finished(nameplate, game_id)
@@ -398,7 +399,8 @@ class TableHost:
                 entry.seat,
                 entry.key,
                 entry.name,
-                entry.seat in stored.bot_seats and entry.key in bot_keys,
+                (entry.seat in stored.bot_seats and entry.key in bot_keys)
+                or entry.seat in stored.bot_players,
             )
             for entry in genesis.seats
         ]
@@ -674,6 +676,17 @@ class TableHost:
         if room is None or self._closed or not self._another_game_due(room):
             return
         self.next_game(nameplate, rotate=self.config.rotate)
+
+    def _remember_bot_players(self, nameplate: int) -> None:
+        """Keep with the table which seats of its game bots hold: a resumed table knows
+        its own bots by their keys, but not the ``domicile bot`` processes, which would
+        then take each other for people and wait for each other in Stage Two."""
+        room, stored = self.rooms.get(nameplate), self._stored.get(nameplate)
+        if room is None or stored is None or room.game is None:
+            return
+        players = frozenset(seat for seat, holder in room.holders.items() if holder.bot)
+        if players != stored.bot_players:
+            self._save(replace(stored, bot_players=players))
 
     def _save(self, stored: StoredTable) -> None:
         self._stored[stored.config.nameplate] = stored

@@ -69,6 +69,10 @@ class StoredTable:
     port: int | None = None
     games: int = 1
     previous: str | None = None
+    bot_players: frozenset[int] = frozenset()
+    """Seats of the game under way that bots hold (the host's or ``domicile bot``
+    processes): a resumed table still tells its bots that no person there waits to be
+    heard."""
 
     def to_json(self) -> bytes:
         config = self.config
@@ -89,6 +93,8 @@ class StoredTable:
             value["games"] = self.games
         if self.previous is not None:
             value["previous"] = self.previous
+        if self.bot_players:
+            value["bot_players"] = sorted(self.bot_players)
         return canonical.encode(value)
 
     @classmethod
@@ -111,9 +117,10 @@ class StoredTable:
                 difficulty=Difficulty(value["difficulty"]),
                 timer=_timer(value.get("timer")),
             )
-            if not isinstance(value["bots"], list):
-                raise TypeError(f"bots is {value['bots']!r}, not a list of seats")
-            bots = frozenset(_whole(seat, "a bot seat", config.seats) for seat in value["bots"])
+            bots = _seats(value["bots"], "bots", "a bot seat", config.seats)
+            bot_players = _seats(
+                value.get("bot_players", []), "bot_players", "a bot player's seat", config.seats
+            )
             owner = _whole(value["owner"], "owner", config.seats) if "owner" in value else None
             port = _whole(value["port"], "port", range(65536)) if "port" in value else None
             games = _whole(value.get("games", 1), "games", range(1, 2**53))
@@ -127,7 +134,7 @@ class StoredTable:
                 f"{source} is damaged (the code {code} is not table {config.nameplate}'s); "
                 f"{_AFRESH}"
             )
-        return cls(config, bots, owner, port, games, previous)
+        return cls(config, bots, owner, port, games, previous, bot_players)
 
 
 _AFRESH: Final = (
@@ -150,6 +157,13 @@ def _unusable(path: Path, error: Exception) -> str:
     if isinstance(error, OSError):
         return f"{path} cannot be read ({error.strerror or error})"
     return f"{path}: {error}"
+
+
+def _seats(value: object, what: str, each: str, seats: range) -> frozenset[int]:
+    """A field that lists seats of this table (``each``: what one of them is called)."""
+    if not isinstance(value, list):
+        raise TypeError(f"{what} is {value!r}, not a list of seats")
+    return frozenset(_whole(seat, each, seats) for seat in value)
 
 
 def _whole(value: object, what: str, allowed: range) -> int:
