@@ -188,6 +188,42 @@ def kind_of(line: bytes) -> str:
     return str(json.loads(line)["kind"])
 
 
+class LogTail:
+    """The host's event log as it grows, read a little at each look.
+
+    The watcher looks every few milliseconds (a kill must land right after its moment
+    reaches the disk), so a look that re-read and re-parsed the whole log took the CPU
+    the host and the bots were playing on.  A look costs one ``stat`` when nothing was
+    appended, and parses only the new complete lines when something was (a torn last
+    line waits for its end).  Complete lines are never rewritten (the game checks that
+    nothing on disk is lost); should the file ever shrink, it is read again from the top.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.lines: list[bytes] = []
+        self.kinds: list[str] = []
+        self._offset = 0
+
+    def look(self) -> None:
+        try:
+            size = self.path.stat().st_size
+        except FileNotFoundError:
+            return
+        if size < self._offset:
+            self.lines, self.kinds, self._offset = [], [], 0
+        if size == self._offset:
+            return
+        with self.path.open("rb") as log:
+            log.seek(self._offset)
+            data = log.read()
+        end = data.rfind(b"\n") + 1
+        new = [line for line in data[:end].split(b"\n") if line]
+        self._offset += end
+        self.lines += new
+        self.kinds += [kind_of(line) for line in new]
+
+
 class ChaosGame:
     def __init__(
         self,
@@ -307,11 +343,12 @@ class ChaosGame:
             client.start()
         deadline = time.monotonic() + self.timeout
         pending = list(self.plan)
+        log = LogTail(self.events_path)
         while time.monotonic() < deadline:
-            lines = read_kinds(self.events_path)
-            kinds = [kind_of(line) for line in lines]
+            log.look()
+            kinds = log.kinds
             if pending and pending[0].moment in moment_of(kinds):
-                self._kill(pending.pop(0), lines)
+                self._kill(pending.pop(0), log.lines)
                 continue
             if pending and self._passed(pending[0].moment, kinds):
                 self.result.skipped.append(str(pending.pop(0)))
