@@ -8,6 +8,11 @@ STAMP  := $(VENV)/.installed
 PLAY_STAMP := $(VENV)/.installed-play
 ARGS   ?=
 
+# Python caches what it compiles in __pycache__ (ignored by git) even where the
+# environment says not to: the suite starts hundreds of `domicile` processes and each
+# xdist worker imports every test module, all compiled from source again without it.
+unexport PYTHONDONTWRITEBYTECODE
+
 # The tests run in parallel, one worker process per core (pytest-xdist); tests that must
 # share something carry an xdist_group mark.  PYTEST_WORKERS=0 runs them in this process.
 PYTEST_WORKERS ?= auto

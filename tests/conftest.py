@@ -37,6 +37,13 @@ settings.register_profile("dev")
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The slow tests first, each part in its order: xdist's workers take tests in this
+    order, and a long test left for the end keeps one worker busy while the other has
+    nothing left to do."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 @pytest.fixture
 def refused_port() -> Iterator[int]:
     """A port on 127.0.0.1 where a connection is refused: bound for the whole test and never
