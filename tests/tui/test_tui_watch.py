@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from test_tui_network import LOOPBACK, WIDE, door
+from textual.app import App
 from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, RadioSet
 from tui_support import (
@@ -241,3 +242,17 @@ async def test_the_front_door_offers_to_watch_by_code(tmp_path: Path) -> None:
         shown = {key: active.binding.description for key, active in screen.active_bindings.items()}
         assert shown["ctrl+s"] == "Watch", "the form to watch says Watch, not Join"
         assert not screen.active_bindings["ctrl+o"].binding.show
+
+
+async def test_a_chat_panel_taken_down_before_its_first_frame_goes_quietly() -> None:
+    """A screen replaced at once (a spectator's lobby as the game begins) takes its chat
+    panel down before the panel's mount is handled: it once failed there, looking for its
+    log among children already gone, and the client stopped with a traceback."""
+    app = App[None]()
+    async with app.run_test() as pilot:
+        for _ in range(5):
+            panel = ChatPanel(can_speak=True)
+            app.screen.mount(panel)
+            panel.remove()
+            await pilot.pause()
+        assert not app.screen.query(ChatPanel)

@@ -78,7 +78,12 @@ class ChatPanel(Vertical):
             self._write()
 
     def _write(self) -> None:
-        log = self.query_one("#chat-log", Static)
+        log = next(iter(self.query("#chat-log").results(Static)), None)
+        if log is None:
+            # Taken down before its first frame (its screen replaced at once, as a
+            # spectator's lobby is when the game begins): its mount comes after its
+            # children have gone, and there is nothing left to write.
+            return
         if self.lines:
             log.update(Content("\n").join(chat_entry(line) for line in self.lines))
         else:
