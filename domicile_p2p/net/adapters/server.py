@@ -296,7 +296,8 @@ class _DurableOrder:
             by_table = {nameplate: by_table[nameplate] for nameplate in problems}
             delay = self._trouble.failed(problem, {"table": nameplate, "tables": sorted(problems)})
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._stop.wait(), delay)
+                async with asyncio.timeout(delay):  # not wait_for: see clock.LoopClock.wait
+                    await self._stop.wait()
         self.failure = f"cannot write an event log: {problem}"
         self._held.clear()
         self._unwritten.clear()
