@@ -48,6 +48,7 @@ from domicile_tui.screens.lobby import LobbyScreen
 from domicile_tui.screens.start import StartScreen
 from domicile_tui.ticket import JoinTicket
 from domicile_tui.widgets.chat import ChatPanel
+from domicile_tui.widgets.header import TableHeader
 from domicile_tui.widgets.investigators import InvestigatorList
 from domicile_tui.widgets.status_bar import StatusBar
 
@@ -244,15 +245,19 @@ async def test_the_front_door_offers_to_watch_by_code(tmp_path: Path) -> None:
         assert not screen.active_bindings["ctrl+o"].binding.show
 
 
-async def test_a_chat_panel_taken_down_before_its_first_frame_goes_quietly() -> None:
-    """A screen replaced at once (a spectator's lobby as the game begins) takes its chat
-    panel down before the panel's mount is handled: it once failed there, looking for its
-    log among children already gone, and the client stopped with a traceback."""
+@pytest.mark.parametrize(
+    "make", [lambda: ChatPanel(can_speak=True), lambda: TableHeader("Hall")], ids=["chat", "header"]
+)
+async def test_a_widget_taken_down_before_its_first_frame_goes_quietly(make: Any) -> None:
+    """A screen replaced at once (a spectator's lobby as the game begins, a tutorial
+    chapter left as it opens) takes its widgets down before their mount and first watch
+    are handled: the chat panel and the header once failed there, looking for children
+    already gone, and the client stopped with a traceback."""
     app = App[None]()
     async with app.run_test() as pilot:
         for _ in range(5):
-            panel = ChatPanel(can_speak=True)
-            app.screen.mount(panel)
-            panel.remove()
+            widget = make()
+            app.screen.mount(widget)
+            widget.remove()
             await pilot.pause()
-        assert not app.screen.query(ChatPanel)
+        assert not app.screen.query(type(make()))

@@ -15,6 +15,7 @@ from domicile_tui.news import ChatLine
 from domicile_tui.personas import persona
 from domicile_tui.widgets.field import Field
 from domicile_tui.widgets.plain import Static
+from domicile_tui.widgets.teardown import children_gone
 
 
 def chat_entry(line: ChatLine) -> Content:
@@ -78,12 +79,9 @@ class ChatPanel(Vertical):
             self._write()
 
     def _write(self) -> None:
-        log = next(iter(self.query("#chat-log").results(Static)), None)
-        if log is None:
-            # Taken down before its first frame (its screen replaced at once, as a
-            # spectator's lobby is when the game begins): its mount comes after its
-            # children have gone, and there is nothing left to write.
+        if children_gone(self):
             return
+        log = self.query_one("#chat-log", Static)
         if self.lines:
             log.update(Content("\n").join(chat_entry(line) for line in self.lines))
         else:

@@ -18,6 +18,7 @@ from domicile_tui.news import LobbyInfo
 from domicile_tui.personas import persona
 from domicile_tui.widgets.calendar import calendar_line
 from domicile_tui.widgets.plain import Static
+from domicile_tui.widgets.teardown import children_gone
 
 
 def watchers_line(watchers: tuple[str, ...]) -> Content:
@@ -48,13 +49,15 @@ class TableHeader(Horizontal):
         yield Static(id="header-watchers")
 
     def watch_lobby(self, lobby: LobbyInfo | None) -> None:
+        if children_gone(self):
+            return
         watchers = () if lobby is None else lobby.watchers
         shown = self.query_one("#header-watchers", Static)
         shown.update(watchers_line(watchers))
         shown.tooltip = Content("Watching: " + ", ".join(watchers)) if watchers else None
 
     def watch_view(self, view: View | None) -> None:
-        if view is None:
+        if view is None or children_gone(self):
             return
         state = view.state
         pack = Content.assemble(("☾ ", "$primary"), (self.place, "bold"), "  ")
