@@ -9,6 +9,7 @@ import asyncio
 import dataclasses
 import secrets
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hostile_support import Records, counted
@@ -122,12 +123,15 @@ async def test_a_spoofed_advert_is_a_distinct_table_and_cannot_be_joined_without
             parsed_addresses=[LOOPBACK],
         )
         await (await copycat.async_register_service(spoof, allow_name_change=True))
-        fridays: list = []
-        for _ in range(3):
+        # Each look keeps what it heard: on a loaded machine one answer may come after a
+        # look's window, and the next look hears it.  The bound only stops a hang.
+        heard: dict[str, Any] = {}
+        for _ in range(10):
             tables = await discover(1.5, LOOPBACK)
-            fridays = [t for t in tables if t.advert.name == name]
-            if len(fridays) == 3:
+            heard |= {t.instance: t for t in tables if t.advert.name == name}
+            if len(heard) >= 3:
                 break
+        fridays = list(heard.values())
         assert len({t.instance for t in fridays}) == len(fridays) == 3, fridays
         assert sorted(t.port for t in fridays) == sorted([real.port, rogue.port, rogue.port])
         [listed_real] = [t for t in fridays if t.port == real.port]
