@@ -25,6 +25,7 @@ from domicile_tui.widgets.investigators import ghost_line
 from domicile_tui.widgets.plain import Static
 from domicile_tui.widgets.sandglass import SandGlassBar
 from domicile_tui.widgets.status_bar import BottomBar
+from domicile_tui.widgets.teardown import children_gone
 
 
 def vote_lines(view: View, pack: Pack) -> Content:
@@ -142,7 +143,7 @@ class CulpritScreen(SeekerScreen):
         yield BottomBar(id="bottom").data_bind(status=CulpritScreen.status)
 
     def watch_view(self, view: View | None) -> None:
-        if view is None:
+        if view is None or children_gone(self):
             return
         pack = self.client.pack
         self.query_one("#prompt", Static).update(self.prompt(view))

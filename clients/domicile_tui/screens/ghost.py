@@ -46,6 +46,7 @@ from domicile_tui.widgets.plain import Static
 from domicile_tui.widgets.sandglass import SandGlassBar
 from domicile_tui.widgets.status_bar import BottomBar
 from domicile_tui.widgets.tableau import Tableau
+from domicile_tui.widgets.teardown import children_gone
 
 
 def refresh_line(state: GameState) -> Content:
@@ -150,7 +151,7 @@ class GhostScreen(TableScreen):
         yield BottomBar(id="bottom").data_bind(status=GhostScreen.status)
 
     def watch_view(self, view: View | None) -> None:
-        if view is None or view.ghost is None:
+        if view is None or children_gone(self) or view.ghost is None:
             return
         if not self.query("#ghost-summary"):
             # Not composed yet (a table that opens straight on the Ghost's screen, as the

@@ -21,6 +21,7 @@ from domicile_tui.widgets.plain import Static
 from domicile_tui.widgets.sandglass import SandGlassBar
 from domicile_tui.widgets.status_bar import BottomBar
 from domicile_tui.widgets.tableau import Tableau
+from domicile_tui.widgets.teardown import children_gone
 
 
 class InvestigatorScreen(SeekerScreen):
@@ -75,7 +76,7 @@ class InvestigatorScreen(SeekerScreen):
         yield BottomBar(id="bottom").data_bind(status=InvestigatorScreen.status)
 
     def watch_view(self, view: View | None) -> None:
-        if view is None:
+        if view is None or children_gone(self):
             return
         self.query_one("#prompt", Static).update(self.prompt(view))
         self.call_after_refresh(self.ensure_focus)

@@ -33,6 +33,7 @@ from domicile_tui.status import SeatKind
 from domicile_tui.theme import FLOURISH, NO, YES
 from domicile_tui.widgets.plain import Static
 from domicile_tui.widgets.status_bar import BottomBar
+from domicile_tui.widgets.teardown import children_gone
 
 if TYPE_CHECKING:  # the news of a table: loaded with the first of it
     from domicile_tui.news import LobbyInfo, SeatInfo
@@ -209,7 +210,7 @@ class LobbyScreen(TableScreen):
         yield BottomBar(id="bottom").data_bind(status=LobbyScreen.status)
 
     def watch_lobby(self, lobby: LobbyInfo | None) -> None:
-        if lobby is None:
+        if lobby is None or children_gone(self):
             return
         self.query_one("#lobby-title", Static).update(lobby_title(lobby.table_name))
         host_seat = lobby.your_seat if lobby.is_host and not lobby.rematch else None
