@@ -199,6 +199,11 @@ class Offline:
     prelude: Prelude | None = None
 
 
+def _role_of(settings: TableSettings) -> Role:
+    """The role a table hosted here with ``settings`` seats its player in."""
+    return Role.GHOST if settings.your_seat == GHOST else Role.INVESTIGATOR
+
+
 class NetworkTable:
     """The player's seat at a networked table (see the module docstring)."""
 
@@ -248,8 +253,8 @@ class NetworkTable:
         self._prelude = offline.prelude if offline is not None else None
         self._prelude_over = self._prelude is None
         self.starts_on_opening = False
-        self._lobby_told: LobbyInfo | None = None
         """The game begins as the table opens (a tutorial's chapter) instead of in the lobby."""
+        self._lobby_told: LobbyInfo | None = None
         self.pack = pack
         self.data_dir = data_dir
         self.name = name
@@ -310,14 +315,13 @@ class NetworkTable:
         """A table hosted here with ``settings``; with ``resuming``, that unfinished table
         back as it was (same code and certificate, on its old port unless ``port`` says
         otherwise and when it is free, the player in their own seat)."""
-        role = Role.GHOST if settings.your_seat == GHOST else Role.INVESTIGATOR
         if resuming is not None and port is None:
             port = resuming.stored.port
         return cls(
             pack,
             data_dir,
             name=settings.player_name,
-            role=role,
+            role=_role_of(settings),
             hosting=settings,
             interface=interface,
             port=port,
@@ -341,12 +345,11 @@ class NetworkTable:
         seance_pause: float = SEANCE_PAUSE,
     ) -> NetworkTable:
         """An offline table with ``settings``: the player and the bots, in this process."""
-        role = Role.GHOST if settings.your_seat == GHOST else Role.INVESTIGATOR
         return cls(
             pack,
             data_dir,
             name=settings.player_name,
-            role=role,
+            role=_role_of(settings),
             hosting=settings,
             pace=pace,
             advertise=False,
