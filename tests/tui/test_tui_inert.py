@@ -16,9 +16,10 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from replay_support import HOSTILE_CHAT, HOSTILE_NAMES, hostile_game, replay_app
+from textual.style import Style
 from tui_support import (
     DATA_DIR,
     PACK,
@@ -141,6 +142,37 @@ def test_no_module_of_the_client_reads_markup() -> None:
             ):
                 found.append(f"{where}:{node.lineno}: a tooltip from a str (read as markup)")
     assert found == []
+
+
+def test_no_module_of_the_client_assembles_unmeasured() -> None:
+    """Textual's Content.assemble drops a part's control codes after measuring it, which
+    leaves its styles between letters that are not there: the client assembles through
+    ``widgets.plain.assemble``, which keeps them."""
+    found = [
+        f"{path.relative_to(CLIENT)}:{node.lineno}"
+        for path, module in _client_modules()
+        if path.name != "plain.py"
+        for node in ast.walk(module)
+        if isinstance(node, ast.Attribute) and node.attr == "assemble"
+    ]
+    assert found == []
+
+
+@pytest.mark.parametrize("control", ["\x07", "\x08", "\x0b", "\x0c", "\r"])
+def test_a_card_whose_words_hold_a_control_code_draws(control: str) -> None:
+    """A card's words with a bell or a backspace before and after them: the strip under the
+    tableau keeps each style on its own letters (Textual's own assemble raised drawing
+    them: hypothesis found it with a backspace for a card's name)."""
+    card = replace(PACK.characters[0], name=control, description=f"a{control}b")
+    detail = card_detail(card)
+    assert detail.plain == f"{control}  Character  a{control}b"
+    assert [detail.plain[span.start : span.end] for span in detail.spans] == [
+        control,
+        "  Character",
+        f"a{control}b",
+    ]
+    drawn = "".join(text for text, _ in detail.render(Style(), end=""))
+    assert drawn == detail.plain
 
 
 # ------------------------------------------------------------------ at an offline table
@@ -404,5 +436,6 @@ async def _show_everywhere(words: list[str]) -> None:
 
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(outside_text, min_size=10, max_size=10))
+@example(["\x08", "\x07", "0\x0b0", "\x0c", "\r", "a\x08b", "0", "\x1b[31m", "[/]", "\x08[/]"])
 def test_any_text_from_outside_is_shown_inert_and_never_raises(words: list[str]) -> None:
     asyncio.run(_show_everywhere(words))

@@ -12,12 +12,11 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.content import Content
 
 from domicile_tui.keys import HelpKeys
 from domicile_tui.screens.popup import PopUp
 from domicile_tui.theme import LATER_STYLES
-from domicile_tui.widgets.plain import Static
+from domicile_tui.widgets.plain import Static, assemble
 
 
 class BrowserSeatScreen(PopUp[None]):
@@ -52,7 +51,7 @@ class BrowserSeatScreen(PopUp[None]):
         url = self.urls[self.shown]
         more = "  (N: the next)" if len(self.urls) > 1 else ""
         self.query_one("#browser-seat-url", Static).update(
-            Content.assemble(
+            assemble(
                 (f"Browser seat {self.shown + 1} of {len(self.urls)}{more}\n", "bold"),
                 (url, "$primary"),
             )

@@ -22,7 +22,7 @@ from domicile_tui.widgets.dream import DreamTile
 from domicile_tui.widgets.grouped import GroupedTableau
 from domicile_tui.widgets.header import TableHeader
 from domicile_tui.widgets.investigators import ghost_line
-from domicile_tui.widgets.plain import Static
+from domicile_tui.widgets.plain import Static, assemble
 from domicile_tui.widgets.sandglass import SandGlassBar
 from domicile_tui.widgets.status_bar import BottomBar
 from domicile_tui.widgets.teardown import children_gone
@@ -37,14 +37,14 @@ def vote_lines(view: View, pack: Pack) -> Content:
         investigator = state.investigator(seat)
         look = persona(seat)
         you = " (you)" if seat == view.seat else ""
-        lines.append(Content.assemble(look.tag(), " ", (state.config.name(seat) + you, "bold")))
+        lines.append(assemble(look.tag(), " ", (state.config.name(seat) + you, "bold")))
         if investigator.marker is None:
             lines.append(Content.styled("  undecided", "italic $text-muted"))
             continue
         accused.add(investigator.marker)
         glyph = MARKER_LOCKED if investigator.locked else MARKER_PLACED
         lines.append(
-            Content.assemble(
+            assemble(
                 (f"  {glyph} ", f"bold {look.colour}"),
                 pack.investigator_card(investigator.marker).name,
                 (" · locked" if investigator.locked else "", "$text-muted"),
@@ -83,10 +83,8 @@ def dreams_by_day(state: GameState) -> tuple[DayOfDreams, ...]:
 
 def day_heading(day: int, today: int) -> Content:
     if day == today:
-        return Content.assemble(
-            (f"Today, day {day}", "bold $primary"), ("  the latest", "$text-muted")
-        )
-    return Content.assemble(
+        return assemble((f"Today, day {day}", "bold $primary"), ("  the latest", "$text-muted"))
+    return assemble(
         (f"Day {day}", "bold $secondary"),
         ("  an earlier give (that accusation failed)", "$text-muted"),
     )
@@ -128,7 +126,7 @@ class CulpritScreen(SeekerScreen):
                 yield GroupedTableau(pack, id="grouped").data_bind(view=CulpritScreen.view)
                 yield Static(card_detail(None), id="card-detail")
                 yield Static(
-                    Content.assemble(
+                    assemble(
                         ("The group's dreams", "bold"),
                         ("  today's first · the culprit, the place, the weapon", "$text-muted"),
                     ),

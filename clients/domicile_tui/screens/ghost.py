@@ -42,7 +42,7 @@ from domicile_tui.widgets.columns import ColumnRow, SecretColumns
 from domicile_tui.widgets.dream import DreamTile
 from domicile_tui.widgets.hand import GhostHand, Places, keep_places
 from domicile_tui.widgets.header import TableHeader
-from domicile_tui.widgets.plain import Static
+from domicile_tui.widgets.plain import Static, assemble
 from domicile_tui.widgets.sandglass import SandGlassBar
 from domicile_tui.widgets.status_bar import BottomBar
 from domicile_tui.widgets.tableau import Tableau
@@ -54,7 +54,7 @@ def refresh_line(state: GameState) -> Content:
     if in_game == 0 and now == 0:
         return Content.styled("No refreshes left", "$text-muted")
     game = "no limit this game" if in_game is None else f"{in_game} left this game"
-    return Content.assemble(
+    return assemble(
         ("Refreshes ", "bold"), ("(R)", "$text-muted"), f"\n  {now} this round\n  {game}"
     )
 
@@ -71,7 +71,7 @@ def ghost_summary(view: View) -> Content:
             lines.append(Content.styled("The group has its dreams", "$text-muted"))
     elif waiting:
         tags = Content(" ").join(persona(seat).tag() for seat in waiting)
-        lines.append(Content.assemble(("Still to serve  ", "bold"), tags))
+        lines.append(assemble(("Still to serve  ", "bold"), tags))
     else:
         lines.append(Content.styled("Everyone has their dreams", "$text-muted"))
     lines.append(
@@ -191,7 +191,7 @@ class GhostScreen(TableScreen):
                 for c in (culprit.character, culprit.location, culprit.item)
             ]
             detail.update(
-                Content.assemble(
+                assemble(
                     ("The truth  ", "bold $accent"),
                     " · ".join(names),
                     ("   give the group three dreams that point to it", "$text-muted"),
@@ -209,7 +209,7 @@ class GhostScreen(TableScreen):
         card = self.client.pack.investigator_card(view.ghost.column(seat).card(seeking))
         # The card's name first: on a narrow screen the line is cut at its end (I reads it all).
         detail.update(
-            Content.assemble(
+            assemble(
                 ("→ ", "$text-muted"),
                 (card.name, "bold $primary"),
                 (f" ({seeking.label}) for ", "$text-muted"),

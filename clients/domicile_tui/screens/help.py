@@ -13,7 +13,7 @@ from textual.content import Content
 from domicile_tui.keys import HelpKeys
 from domicile_tui.screens.popup import PopUp
 from domicile_tui.theme import FLOURISH, LATER_STYLES
-from domicile_tui.widgets.plain import Static
+from domicile_tui.widgets.plain import Static, assemble
 
 HelpSection = tuple[str, Sequence[HelpKeys]]
 
@@ -37,7 +37,7 @@ def section_text(title: str, keys: Sequence[HelpKeys]) -> Content:
     width = max(KEY_COLUMN, *(len(entry.label) + 2 for entry in keys))
     lines = [Content.styled(title, "bold $primary")]
     for entry in keys:
-        lines.append(Content.assemble((entry.label.ljust(width), "bold $secondary"), entry.text))
+        lines.append(assemble((entry.label.ljust(width), "bold $secondary"), entry.text))
     return Content("\n").join(lines)
 
 

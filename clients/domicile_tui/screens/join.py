@@ -28,7 +28,7 @@ from domicile_tui.session import MAX_NAME_LENGTH, Role, SettingsError, clean_nam
 from domicile_tui.theme import FLOURISH, LATER_STYLES
 from domicile_tui.ticket import JoinTicket
 from domicile_tui.widgets.field import Field
-from domicile_tui.widgets.plain import Label, Static
+from domicile_tui.widgets.plain import Label, Static, assemble
 from domicile_tui.widgets.toggles import MarkedRadioButton
 
 LOOK_FOR_TABLE = 10.0
@@ -216,7 +216,7 @@ class JoinScreen(TableScreen):
 
     @staticmethod
     def _found_note(found: DiscoveredTable) -> Content:
-        return Content.assemble(
+        return assemble(
             ("At ", "$text-muted"),
             found.url,
             ("  ·  host fingerprint ", "$text-muted"),

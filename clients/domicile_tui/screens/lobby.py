@@ -31,7 +31,7 @@ from domicile_tui.personas import ROLE_WIDTH, persona
 from domicile_tui.screens.base import TableScreen
 from domicile_tui.status import SeatKind
 from domicile_tui.theme import FLOURISH, NO, YES
-from domicile_tui.widgets.plain import Static
+from domicile_tui.widgets.plain import Static, assemble
 from domicile_tui.widgets.status_bar import BottomBar
 from domicile_tui.widgets.teardown import children_gone
 
@@ -75,7 +75,7 @@ def seat_line(info: SeatInfo, *, host_seat: int | None = None, takeover: bool = 
         ready = Content.styled(f"{NO} not ready", "$warning")
     if not info.connected:
         ready = Content.styled("○ disconnected", "bold $warning")
-    return Content.assemble(
+    return assemble(
         look.tag(),
         "  ",
         (f"{role:<{ROLE_WIDTH + 2}}", "$secondary"),
@@ -100,22 +100,20 @@ def joining_lines(lobby: LobbyInfo) -> Content:
         )
     lines: list[Content] = []
     if lobby.code:
-        lines.append(Content.assemble(("Table code   ", "bold"), (lobby.code, "bold $primary")))
+        lines.append(assemble(("Table code   ", "bold"), (lobby.code, "bold $primary")))
     if lobby.address:
-        lines.append(Content.assemble(("Address      ", "bold"), lobby.address))
+        lines.append(assemble(("Address      ", "bold"), lobby.address))
     if lobby.listening:
-        lines.append(Content.assemble(("Listening on ", "bold"), lobby.listening))
+        lines.append(assemble(("Listening on ", "bold"), lobby.listening))
     if lobby.fingerprint_phrase:
-        lines.append(
-            Content.assemble(("Host phrase  ", "bold"), (lobby.fingerprint_phrase, "italic"))
-        )
+        lines.append(assemble(("Host phrase  ", "bold"), (lobby.fingerprint_phrase, "italic")))
         lines.append(
             Content.styled(
                 "Everyone joining should see this same phrase on their screen.", "$text-muted"
             )
         )
     for number, url in enumerate(lobby.browser_seats, 1):
-        lines.append(Content.assemble((f"Browser {number}    ", "bold"), (url, "$primary")))
+        lines.append(assemble((f"Browser {number}    ", "bold"), (url, "$primary")))
     if lobby.browser_seats:
         lines.append(
             Content.styled(
@@ -132,9 +130,7 @@ def joining_lines(lobby: LobbyInfo) -> Content:
 
 
 def lobby_title(table_name: str) -> Content:
-    return Content.assemble(
-        ("☾ ", "$primary"), (table_name, "bold $primary"), (" · lobby", "$text-muted")
-    )
+    return assemble(("☾ ", "$primary"), (table_name, "bold $primary"), (" · lobby", "$text-muted"))
 
 
 def rematch_hint(lobby: LobbyInfo) -> Content:
@@ -219,13 +215,13 @@ class LobbyScreen(TableScreen):
         )
         if lobby.watchers:
             # As at a real table: the players see who looks on.
-            seats += Content.assemble(
+            seats += assemble(
                 ("\n◎  watching  ", "$secondary"),
                 (", ".join(lobby.watchers), "bold"),
                 (f"  ({len(lobby.watchers)}, without a seat)", "$text-muted"),
             )
         self.query_one("#lobby-seats", Static).update(seats)
-        rules = Content.assemble(
+        rules = assemble(
             (f"{lobby.difficulty.label}  ", "bold"),
             (difficulty_note(lobby.difficulty, lobby.investigators), "$text-muted"),
         )

@@ -26,7 +26,7 @@ from domicile_tui.keys import HelpKeys
 from domicile_tui.personas import persona
 from domicile_tui.screens.popup import PopUp
 from domicile_tui.theme import FLOURISH, LATER_STYLES, MARKER_LOCKED, NO, YES
-from domicile_tui.widgets.plain import Static
+from domicile_tui.widgets.plain import Static, assemble
 
 FLY_FRAMES = 6
 """Frames of a wrong marker flying off its card."""
@@ -223,7 +223,7 @@ class SeanceScreen(PopUp[None]):
         gone = judged_now and not judgement.correct
         if judgement.seat:
             look = persona(judgement.seat)
-            who = Content.assemble(look.tag(), " ", (judgement.name, "bold"))
+            who = assemble(look.tag(), " ", (judgement.name, "bold"))
             chip_style = f"bold {look.colour}"
         else:
             who = Content.styled(judgement.name, "bold")
@@ -237,7 +237,7 @@ class SeanceScreen(PopUp[None]):
             return self._no_guess_line(who, judgement, judged_now)
         accusation = "" if judgement.seat else "accuses "
         card = Content.styled(accusation + judgement.card, "$text-muted" if gone else "bold")
-        line = Content.assemble(who, "  ", chip, " ", card, "  ")
+        line = assemble(who, "  ", chip, " ", card, "  ")
         if not judged_now:
             return line + Content.styled("…", "$text-muted")
         if judgement.correct:
@@ -257,9 +257,7 @@ class SeanceScreen(PopUp[None]):
     def _no_guess_line(who: Content, judgement: Judgement, judged_now: bool) -> Content:
         """A seat the sand-glass ran out on before it guessed: no marker to judge or fly off."""
         did = "made no guess" if judgement.seat else "agreed on no one"
-        line = Content.assemble(
-            who, "  ", (f"{did}: the sand-glass ran out", "italic $text-muted"), "  "
-        )
+        line = assemble(who, "  ", (f"{did}: the sand-glass ran out", "italic $text-muted"), "  ")
         if not judged_now:
             return line + Content.styled("…", "$text-muted")
         return line + Content.styled(f"{NO} no guess is a wrong guess", "bold $error")

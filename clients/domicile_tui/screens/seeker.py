@@ -23,7 +23,7 @@ from domicile_tui.theme import LATER_STYLES
 from domicile_tui.widgets.card import CardTile
 from domicile_tui.widgets.chat import ChatPanel
 from domicile_tui.widgets.dream import DreamTile
-from domicile_tui.widgets.plain import Static
+from domicile_tui.widgets.plain import Static, assemble
 
 
 def card_detail(card: InvestigatorCard | DreamCard | None) -> Content:
@@ -33,8 +33,8 @@ def card_detail(card: InvestigatorCard | DreamCard | None) -> Content:
             "Move over a card to read it; Enter places your marker.", "$text-muted"
         )
     if isinstance(card, DreamCard):
-        return Content.assemble(("☁ ", "$secondary"), (card.text, "italic"))
-    return Content.assemble(
+        return assemble(("☁ ", "$secondary"), (card.text, "italic"))
+    return assemble(
         (card.name, "bold $primary"),
         (f"  {card.category.capitalize()}", "$secondary"),
         "  ",

@@ -18,7 +18,7 @@ from domicile_tui.keys import HelpKeys
 from domicile_tui.pages import JoinPage, SetupPage, StartPage
 from domicile_tui.screens.base import TableScreen
 from domicile_tui.theme import FLOURISH, MANOR, TITLE
-from domicile_tui.widgets.plain import Static
+from domicile_tui.widgets.plain import Static, assemble
 from domicile_tui.widgets.status_bar import BottomBar
 
 if TYPE_CHECKING:  # the network stack loads after the first frame, with the door to tables
@@ -33,7 +33,7 @@ def resume_entry(unfinished: UnfinishedTable) -> Content:
     """The front door's first line when this laptop hosted a table whose game is not over."""
     config = unfinished.stored.config
     when = "in its lobby" if unfinished.day is None else f"day {unfinished.day}"
-    return Content.assemble(
+    return assemble(
         ("Resume ", "bold"),
         (config.name, "bold $accent"),
         (f" · {when} · code {config.code}", "$text-muted"),
@@ -50,7 +50,7 @@ def table_entry(table: DiscoveredTable) -> Content:
         TableState.PLAYING: "playing",
         TableState.ENDED: "game over",
     }[advert.state]
-    return Content.assemble(
+    return assemble(
         (advert.name, "bold"),
         (f"  table {advert.nameplate}", "$secondary"),
         (f"  {state} · {advert.difficulty}", "$text-muted"),

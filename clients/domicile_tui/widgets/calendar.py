@@ -6,6 +6,7 @@ from textual.content import Content
 
 from domicile_p2p.rules import LAST_DAY
 from domicile_tui.theme import CANDLE_LIT, DAY_PAST, DAY_TO_COME
+from domicile_tui.widgets.plain import assemble
 
 
 def calendar_line(day: int) -> Content:
@@ -19,4 +20,4 @@ def calendar_line(day: int) -> Content:
         else:
             marks.append(Content.styled(DAY_TO_COME, "$secondary"))
     label = Content.styled(f"Day {day} of {LAST_DAY}", "bold")
-    return Content.assemble(label, "  ", Content(" ").join(marks))
+    return assemble(label, "  ", Content(" ").join(marks))

@@ -14,15 +14,13 @@ from domicile_p2p.rules import MAX_CHAT_LENGTH
 from domicile_tui.news import ChatLine
 from domicile_tui.personas import persona
 from domicile_tui.widgets.field import Field
-from domicile_tui.widgets.plain import Static
+from domicile_tui.widgets.plain import Static, assemble
 from domicile_tui.widgets.teardown import children_gone
 
 
 def chat_entry(line: ChatLine) -> Content:
     look = persona(line.seat)
-    return Content.assemble(
-        look.tag(), " ", (line.name, f"bold {look.colour}"), ("  ", ""), line.text
-    )
+    return assemble(look.tag(), " ", (line.name, f"bold {look.colour}"), ("  ", ""), line.text)
 
 
 class SpeakingLine(Field):

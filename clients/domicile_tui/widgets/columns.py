@@ -19,6 +19,7 @@ from domicile_tui.personas import persona
 from domicile_tui.theme import MARKER_LOCKED, MARKER_PLACED, NO, YES
 from domicile_tui.widgets.board import Board
 from domicile_tui.widgets.now import tell_now
+from domicile_tui.widgets.plain import assemble
 
 
 class ColumnRow(Widget, can_focus=True):
@@ -94,7 +95,7 @@ def column_entry(
     investigator = state.investigator(seat)
     column = ghost.column(seat)
     culprit = state.stage is Stage.CULPRIT and ghost.culprit == seat
-    title = Content.assemble(look.tag(), " ", (state.config.name(seat), "bold"))
+    title = assemble(look.tag(), " ", (state.config.name(seat), "bold"))
     if recipient:
         title = Content.styled("▶ ", "bold $primary") + title
     if culprit:
@@ -139,7 +140,7 @@ def _marker(view: View, seat: int, pack: Pack) -> Content | None:
         if right
         else Content.styled(f" {NO} wrong", "bold $error")
     )
-    return Content.assemble(
+    return assemble(
         (f"{glyph} ", f"bold {look.colour}"), pack.investigator_card(marker).name, verdict
     )
 

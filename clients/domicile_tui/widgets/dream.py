@@ -14,6 +14,7 @@ from textual.widget import Widget
 from domicile_p2p.client_api import DreamCard
 from domicile_tui.theme import YES
 from domicile_tui.widgets.now import tell_now
+from domicile_tui.widgets.plain import assemble
 
 
 class DreamTile(Widget, can_focus=True):
@@ -61,7 +62,7 @@ class DreamTile(Widget, can_focus=True):
             # One line (the Ghost's hand on a short screen): the number and the pick lead.
             mark = f"{self.number} {YES} " if self.selected else f"{self.number} ☁ "
             style = "bold $primary" if self.selected else "bold $secondary"
-            line = Content.assemble((mark, style), self.dream.text)
+            line = assemble((mark, style), self.dream.text)
             return line.truncate(max(self.content_size.width, 1), ellipsis=True)
         return Content(self.dream.text)
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.containers import Grid
-from textual.content import Content
 from textual.reactive import reactive
 
 from domicile_p2p.client_api import Pack
@@ -12,7 +11,7 @@ from domicile_p2p.rules import GHOST, View
 from domicile_tui.personas import persona
 from domicile_tui.widgets.board import Board
 from domicile_tui.widgets.dream import DreamTile
-from domicile_tui.widgets.plain import Static
+from domicile_tui.widgets.plain import Static, assemble
 
 
 def shelf_order(view: View) -> tuple[int, ...]:
@@ -50,7 +49,7 @@ class DreamShelf(Board):
             yours = seat == view.seat and not self.watching
             who = "Your dreams" if yours else f"{config.name(seat)}'s dreams"
             count = f"  {len(dreams)}" if dreams else "  none yet"
-            title = Content.assemble(look.tag(), " ", (who, "bold"), (count, "$text-muted"))
+            title = assemble(look.tag(), " ", (who, "bold"), (count, "$text-muted"))
             yield Static(title, classes="shelf-title" + (" -you" if seat == view.seat else ""))
             if dreams:
                 with Grid(classes="dream-grid" + (" -you" if seat == view.seat else "")):

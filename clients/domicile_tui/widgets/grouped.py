@@ -12,7 +12,7 @@ from domicile_p2p.rules import GHOST, View
 from domicile_tui.personas import persona
 from domicile_tui.widgets.board import Board
 from domicile_tui.widgets.card import CardTile
-from domicile_tui.widgets.plain import Static
+from domicile_tui.widgets.plain import Static, assemble
 from domicile_tui.widgets.tableau import markers_on
 
 
@@ -40,7 +40,7 @@ class GroupedTableau(Board):
             look = persona(seat)
             with Horizontal(classes="case"):
                 yield Static(
-                    Content.assemble(look.tag(), " ", state.config.name(seat).split(" ")[0]),
+                    assemble(look.tag(), " ", state.config.name(seat).split(" ")[0]),
                     classes="case-label",
                 )
                 for index, card_id in enumerate(group):

@@ -17,7 +17,7 @@ from domicile_tui.describe import phase_line, stage_title
 from domicile_tui.news import LobbyInfo
 from domicile_tui.personas import persona
 from domicile_tui.widgets.calendar import calendar_line
-from domicile_tui.widgets.plain import Static
+from domicile_tui.widgets.plain import Static, assemble
 from domicile_tui.widgets.teardown import children_gone
 
 
@@ -60,7 +60,7 @@ class TableHeader(Horizontal):
         if view is None or children_gone(self):
             return
         state = view.state
-        pack = Content.assemble(("☾ ", "$primary"), (self.place, "bold"), "  ")
+        pack = assemble(("☾ ", "$primary"), (self.place, "bold"), "  ")
         self.query_one("#header-pack", Static).update(pack)
         self.query_one("#header-place", Static).update(
             Content.styled(stage_title(state), "$secondary")
@@ -68,9 +68,9 @@ class TableHeader(Horizontal):
         self.query_one("#header-calendar", Static).update(calendar_line(state.day))
         look = persona(view.seat)
         if view.seat == GHOST:
-            name, title = Content.assemble(look.tag()), Content.styled(" the Ghost", "bold")
+            name, title = assemble(look.tag()), Content.styled(" the Ghost", "bold")
         else:
-            name = Content.assemble(look.tag(), " ", (state.config.name(view.seat), "bold"))
+            name = assemble(look.tag(), " ", (state.config.name(view.seat), "bold"))
             title = Content.styled(f", {look.title}", "$text-muted")
         self.query_one("#header-name", Static).update(name)
         self.query_one("#header-title", Static).update(title)

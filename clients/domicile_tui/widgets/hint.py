@@ -8,7 +8,7 @@ from textual.content import Content
 from textual.reactive import Reactive
 
 from domicile_tui.tutorial import Step
-from domicile_tui.widgets.plain import Static
+from domicile_tui.widgets.plain import Static, assemble
 
 if TYPE_CHECKING:
     from domicile_tui.coach import Coach, CoachedApp
@@ -18,7 +18,7 @@ LEAVE_KEYS = "Esc: leave"
 
 def hint_text(heading: str, step: Step, looking: str = "") -> Content:
     """The hint: the chapter, the step's words, and what to look for in the dreams now."""
-    text = Content.assemble(
+    text = assemble(
         ("✦ ", "$accent"),
         (heading, "bold $primary"),
         (f"  {LEAVE_KEYS}\n", "$text-muted"),

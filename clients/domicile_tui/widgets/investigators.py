@@ -12,7 +12,7 @@ from domicile_tui.news import LobbyInfo, SeatInfo
 from domicile_tui.personas import persona
 from domicile_tui.status import SeatKind
 from domicile_tui.theme import MARKER_LOCKED, MARKER_PLACED, YES
-from domicile_tui.widgets.plain import Static
+from domicile_tui.widgets.plain import Static, assemble
 
 
 def progress(state: GameState, seat: int) -> Content:
@@ -32,7 +32,7 @@ def progress(state: GameState, seat: int) -> Content:
 
 def ghost_line(state: GameState) -> Content:
     """The Ghost's refreshes left (public, RULES.md: Visibility): one may count on them."""
-    title = Content.assemble(persona(GHOST).tag(), " ", ("The Ghost's refreshes", "bold"))
+    title = assemble(persona(GHOST).tag(), " ", ("The Ghost's refreshes", "bold"))
     return Content("\n").join([title, Content.styled(f"  {ghost_refreshes(state)}", "$text-muted")])
 
 
@@ -84,12 +84,12 @@ class InvestigatorList(Static):
             look = persona(seat)
             investigator = state.investigator(seat)
             who = who_plays(self.lobby, seat, yours=seat == view.seat)
-            name = Content.assemble(
+            name = assemble(
                 look.tag(), " ", (state.config.name(seat), "bold"), (who, "$text-muted")
             )
             first = name
             if state.stage is Stage.PLOT:
-                first = Content.assemble(name, "  ", progress(state, seat))
+                first = assemble(name, "  ", progress(state, seat))
             status = investigator_status(state, seat, self.pack)
             away = self.lobby is not None and seat in self.lobby.away
             if away and state.phase is not Phase.ENDED:

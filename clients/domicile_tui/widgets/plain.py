@@ -6,10 +6,18 @@ refusal.  Textual's ``Static`` and ``Label`` read a ``str`` as markup, where ``[
 raises ``MarkupError`` and ``[@click=app.quit]`` is an action; these show a ``str``
 as it is written.  ``tests/tui/test_tui_inert.py`` holds every module of the client
 to them (``test_no_module_of_the_client_reads_markup``).
+
+Textual's ``Content.assemble`` removes a part's control codes (a backspace, a bell)
+after it has measured the part, so every style after one slides off its letters and
+drawing the line raises.  :func:`assemble` keeps them, to be taken out on the way to
+the terminal with every other unsafe character (``domicile_tui.inert.InertOutput``);
+the client assembles through it alone (``test_no_module_of_the_client_assembles_unmeasured``).
 """
 
 from __future__ import annotations
 
+from textual.content import Content
+from textual.style import Style
 from textual.visual import VisualType
 from textual.widgets import Label as MarkupLabel
 from textual.widgets import Static as MarkupStatic
@@ -68,3 +76,8 @@ class Label(MarkupLabel):
             classes=classes,
             disabled=disabled,
         )
+
+
+def assemble(*parts: str | Content | tuple[str, str | Style]) -> Content:
+    """``Content.assemble`` with every part's text as it came, control codes and all."""
+    return Content.assemble(*parts, strip_control_codes=False)

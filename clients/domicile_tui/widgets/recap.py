@@ -16,6 +16,7 @@ from domicile_tui.describe import a_card
 from domicile_tui.personas import persona
 from domicile_tui.recap import Accusation, CardText, Guess, Recap, Story
 from domicile_tui.theme import FLOURISH, NO, YES
+from domicile_tui.widgets.plain import assemble
 from domicile_tui.widgets.wrapped import hanging
 
 DREAM = "☁"
@@ -51,7 +52,7 @@ DreamLine = Callable[[str], Content]
 def _story(recap: Recap, story: Story, names: CardText, dream: DreamLine) -> Content:
     look = persona(story.seat)
     truth = recap.truth
-    title = Content.assemble(look.tag(), " ", (story.name, f"bold {look.colour}"))
+    title = assemble(look.tag(), " ", (story.name, f"bold {look.colour}"))
     found = len(story.found)
     title += Content.styled(f"  found {found} of 3", "$success" if found == 3 else "$text-muted")
     lines = [title]
@@ -62,7 +63,7 @@ def _story(recap: Recap, story: Story, names: CardText, dream: DreamLine) -> Con
             card = column.card(category)
             mark = (YES, "$success") if card in story.found else ("·", "$text-muted")
             lines.append(
-                Content.assemble(
+                assemble(
                     "  ",
                     mark,
                     (f" {category.label:<10}", "$secondary"),
@@ -81,9 +82,7 @@ def _story(recap: Recap, story: Story, names: CardText, dream: DreamLine) -> Con
 
 def _day(guess: Guess, names: CardText, dream: DreamLine) -> list[Content]:
     seeking = f"seeking {a_card(guess.seeking.label)}" if guess.seeking is not None else ""
-    lines = [
-        Content.assemble(("  Day ", "bold"), (str(guess.day), "bold"), (f"  {seeking}", "italic"))
-    ]
+    lines = [assemble(("  Day ", "bold"), (str(guess.day), "bold"), (f"  {seeking}", "italic"))]
     lines += [dream(card) for card in guess.dreams]
     lines.append(_verdict(guess, names))
     return lines
@@ -110,7 +109,7 @@ def _verdict(guess: Guess, names: CardText) -> Content:
         told = Content.styled(f"  {YES} right", "bold $success")
     else:
         told = Content.styled(f"  {NO} wrong", "bold $error")
-    return Content.assemble("    → ", where, told, clock)
+    return assemble("    → ", where, told, clock)
 
 
 def _stage_two(recap: Recap, names: CardText, dream: DreamLine) -> Content:
@@ -123,7 +122,7 @@ def _stage_two(recap: Recap, names: CardText, dream: DreamLine) -> Content:
         lines.append(Content(""))
         won = recap.outcome is Outcome.WON
         lines.append(
-            Content.assemble(
+            assemble(
                 ("It was ", "italic"),
                 (names(culprit), "bold $accent"),
                 (
@@ -139,7 +138,7 @@ def _accusation(
     accusation: Accusation, names: CardText, dream: DreamLine, recap: Recap
 ) -> list[Content]:
     lines = [
-        Content.assemble(
+        assemble(
             ("  Day ", "bold"),
             (str(accusation.day), "bold"),
             ("  the group's three dreams", "italic"),
@@ -149,7 +148,7 @@ def _accusation(
     for seat, vote in accusation.votes:
         look = persona(seat)
         lines.append(
-            Content.assemble(
+            assemble(
                 "    ",
                 look.tag(),
                 " ",

@@ -17,6 +17,7 @@ from domicile_tui.replay import Replay, event_line
 from domicile_tui.theme import MARKER_LOCKED, MARKER_PLACED, NO, YES
 from domicile_tui.timeline import Reveal
 from domicile_tui.widgets.investigators import progress
+from domicile_tui.widgets.plain import assemble
 from domicile_tui.widgets.recap import dream_line
 
 
@@ -25,7 +26,7 @@ def verdict_content(replay: Replay) -> Content:
     report = replay.report
     events = f"{report.events} event{'s' if report.events != 1 else ''}"
     if report.valid:
-        return Content.assemble(
+        return assemble(
             (f"{YES} Verified: ", "bold $success"),
             (f"every check passed ({events})", "$success"),
         )
@@ -38,7 +39,7 @@ def position_content(replay: Replay, index: int) -> Content:
     where = Content.styled(f"Event {frame.event.seq}", "bold")
     where += Content.styled(f" ({index + 1} of {len(frames)})", "$text-muted")
     what = event_line(frame, replay.timeline.config, replay.names)
-    return Content.assemble(where, "  ", (what, "bold $primary"))
+    return assemble(where, "  ", (what, "bold $primary"))
 
 
 def notes_content(replay: Replay, index: int) -> Content:
@@ -76,7 +77,7 @@ def moment_line(state: GameState | None) -> Content:
     """Where the game stands: "Day 3 · Stage One · the Plot — The investigators…"."""
     if state is None:
         return Content.styled("The setup: no card is dealt yet", "italic $text-muted")
-    return Content.assemble(
+    return assemble(
         (f"Day {state.day}", "bold"),
         (f" · {stage_title(state)}", "$secondary"),
         (f" · {phase_line(state)}", "italic"),
@@ -89,7 +90,7 @@ def _marker(state: GameState, seat: int, names: CardText) -> Content:
         return Content.styled("no marker", "$text-muted")
     glyph = MARKER_LOCKED if investigator.locked else MARKER_PLACED
     verb = "locked on" if investigator.locked else "leans to"
-    return Content.assemble((f"{glyph} {verb} ", ""), (names(investigator.marker), "bold"))
+    return assemble((f"{glyph} {verb} ", ""), (names(investigator.marker), "bold"))
 
 
 def seats_content(
@@ -101,7 +102,7 @@ def seats_content(
     for seat in state.config.seats:
         look = persona(seat)
         investigator = state.investigator(seat)
-        line = Content.assemble(look.tag(), " ", (state.config.name(seat), f"bold {look.colour}"))
+        line = assemble(look.tag(), " ", (state.config.name(seat), f"bold {look.colour}"))
         if state.stage is Stage.PLOT:
             line += Content("  ") + progress(state, seat)
         if state.phase is not Phase.ENDED:
@@ -113,7 +114,7 @@ def seats_content(
         lines += [dream_line(card, dreams, width, indent=2) for card in state.group_dreams]
     ghost = persona(0)
     lines.append(
-        Content.assemble(
+        assemble(
             ghost.tag(),
             (" The Ghost's refreshes ", "bold"),
             (ghost_refreshes(state), "$text-muted"),
@@ -149,7 +150,7 @@ def tableau_content(state: GameState, names: CardText) -> Content:
                 continue
             character, *rest = group
             lines.append(
-                Content.assemble(
+                assemble(
                     persona(seat).tag(),
                     " ",
                     (names(character), "bold"),
@@ -161,9 +162,7 @@ def tableau_content(state: GameState, names: CardText) -> Content:
     lines = [heading("The tableau")]
     for category in CATEGORY_ORDER:
         cards = [_card_with_markers(state, card, names) for card in state.tableau.cards(category)]
-        lines.append(
-            Content.assemble((f"{category.label:<10}", "$secondary"), Content(" · ").join(cards))
-        )
+        lines.append(assemble((f"{category.label:<10}", "$secondary"), Content(" · ").join(cards)))
     return Content("\n").join(lines)
 
 
@@ -174,7 +173,7 @@ def columns_content(state: GameState, truth: Reveal, names: CardText) -> Content
         column = truth.column(seat)
         culprit = seat == truth.culprit
         cards = " · ".join(names(column.card(category)) for category in CATEGORY_ORDER)
-        line = Content.assemble(
+        line = assemble(
             persona(seat).tag(),
             " ",
             (state.config.name(seat), "bold"),

@@ -17,6 +17,7 @@ from textual.timer import Timer
 from textual.widget import Widget
 
 from domicile_tui.sandglass import Glass
+from domicile_tui.widgets.plain import assemble
 
 TICK: Final = 0.25
 """Seconds between redraws while the sand runs."""
@@ -47,7 +48,7 @@ def glass_line(glass: Glass, now: float, width: int) -> Content:
         name = _SHORT_NAME
     bar = _bar(left / glass.seconds, max(0, width - len(name) - len(tail) - 1))
     sand_style = "$primary" if left > glass.seconds / 4 else "$warning"
-    return Content.assemble(
+    return assemble(
         (name, "$secondary"), " ", (bar, sand_style), (tail, "bold $error" if left <= 0 else "bold")
     )
 

@@ -13,6 +13,7 @@ from textual.widget import Widget
 from textual.widgets import Footer
 
 from domicile_tui.status import Severity, Status
+from domicile_tui.widgets.plain import assemble
 
 _GLYPHS = {Severity.INFO: "◉", Severity.WARNING: "⚠", Severity.ERROR: "✗"}
 _STYLES = {
@@ -25,7 +26,7 @@ _STYLES = {
 def status_line(status: Status) -> Content:
     glyph = _GLYPHS[status.severity] if status.connected else "○"
     style = _STYLES[status.severity] if status.connected else "bold $warning"
-    return Content.assemble(
+    return assemble(
         (glyph, style), " ", (status.text, style if status.severity is not Severity.INFO else "")
     )
 

@@ -11,7 +11,7 @@ from domicile_p2p.client_api import Pack
 from domicile_p2p.rules import CATEGORY_ORDER, GHOST, Category, GameState, Stage, View
 from domicile_tui.widgets.board import Board
 from domicile_tui.widgets.card import CardTile, Marker
-from domicile_tui.widgets.plain import Static
+from domicile_tui.widgets.plain import Static, assemble
 
 
 def markers_on(state: GameState, card: str) -> tuple[Marker, ...]:
@@ -140,7 +140,5 @@ def _header(
 ) -> Content:
     label = Content.styled(category.label.upper(), "bold")
     if category is seeking:
-        return Content.assemble(
-            label, ("  ◂ sought" if watching else "  ◂ you seek", "bold $primary")
-        )
-    return Content.assemble(label, (f"  {count}", "$text-muted"))
+        return assemble(label, ("  ◂ sought" if watching else "  ◂ you seek", "bold $primary"))
+    return assemble(label, (f"  {count}", "$text-muted"))
