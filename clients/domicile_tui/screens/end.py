@@ -24,8 +24,9 @@ from domicile_tui.screens.export import ExportScreen
 from domicile_tui.screens.recap import RecapScreen
 from domicile_tui.theme import FLOURISH, LATER_STYLES, YES
 from domicile_tui.timeline import Reveal
-from domicile_tui.widgets.plain import Static
+from domicile_tui.widgets.plain import Static, assemble
 from domicile_tui.widgets.status_bar import BottomBar
+from domicile_tui.widgets.teardown import children_gone
 from domicile_tui.widgets.verification import VerificationReport, verdict_line
 
 
@@ -66,7 +67,7 @@ def truth_lines(view: View, reveal: Reveal | None, pack: Pack) -> Content:
         column = reveal.column(seat)
         found = state.investigator(seat).found
         culprit = seat == reveal.culprit
-        title = Content.assemble(look.tag(), " ", (state.config.name(seat), "bold"))
+        title = assemble(look.tag(), " ", (state.config.name(seat), "bold"))
         if culprit:
             title += Content.styled("  ☠ the culprit's column", "bold $accent")
         lines.append(title)
@@ -78,7 +79,7 @@ def truth_lines(view: View, reveal: Reveal | None, pack: Pack) -> Content:
                 else Content.styled(" ·", "$text-muted")
             )
             lines.append(
-                Content.assemble(
+                assemble(
                     mark,
                     (f" {category.label:<10}", "$secondary"),
                     (pack.investigator_card(card).name, "bold" if culprit else ""),
@@ -93,7 +94,7 @@ def culprit_sentence(reveal: Reveal | None, pack: Pack) -> Content:
         return Content("")
     culprit_column = reveal.column(reveal.culprit)
     names = [pack.investigator_card(culprit_column.card(c)).name for c in CATEGORY_ORDER]
-    return Content.assemble(
+    return assemble(
         ("It was ", "italic"),
         (names[0], "bold $accent"),
         (", in ", "italic"),
@@ -111,7 +112,7 @@ def head_lines(verification: Verification | None) -> Content:
     words = head_phrase(bytes.fromhex(verification.head))
     return Content("\n").join(
         [
-            Content.assemble(("The last link  ", "bold"), (words, "bold $primary")),
+            assemble(("The last link  ", "bold"), (words, "bold $primary")),
             Content.styled(
                 "Read it out loud: everyone should see the same six words.", "italic $text-muted"
             ),
@@ -124,7 +125,7 @@ def _inline(name: str) -> str:
     return "the " + name.removeprefix("The ") if name.startswith("The ") else name
 
 
-RECAP_HINT = Content.assemble(
+RECAP_HINT = assemble(
     ("R", "bold $secondary"), ("  the game told again, day by day", "$text-muted")
 )
 
@@ -186,7 +187,7 @@ class EndScreen(TableScreen):
 
     def _show(self) -> None:
         view = self.view
-        if view is None:
+        if view is None or children_gone(self):
             return
         pack = self.client.pack
         self.query_one("#end-banner", Static).update(banner(view))

@@ -34,6 +34,7 @@ from domicile_tui.status import Status
 from domicile_tui.theme import NO
 from domicile_tui.widgets.plain import Static
 from domicile_tui.widgets.status_bar import BottomBar
+from domicile_tui.widgets.teardown import children_gone
 from domicile_tui.widgets.wrapped import Redrawn
 
 if TYPE_CHECKING:
@@ -150,7 +151,7 @@ class ReplayScreen(TableScreen):
         )
 
     def watch_replay(self, replay: Replay | None) -> None:
-        if replay is None:
+        if replay is None or children_gone(self):
             return
         from domicile_tui.widgets.replay_table import verdict_content  # loaded with the replay
 
@@ -173,7 +174,7 @@ class ReplayScreen(TableScreen):
         )
 
         replay = self.replay
-        if replay is None or not replay.frames:
+        if replay is None or not replay.frames or children_gone(self):
             return
         index = self.index
         frame = replay.frames[index]
@@ -201,7 +202,7 @@ class ReplayScreen(TableScreen):
 
     def _go(self, index: int) -> None:
         replay = self.replay
-        if replay is None or not replay.frames:
+        if replay is None or not replay.frames or children_gone(self):
             return
         self.index = max(0, min(index, len(replay.frames) - 1))
 
