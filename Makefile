@@ -13,11 +13,13 @@ ARGS   ?=
 # xdist worker imports every test module, all compiled from source again without it.
 unexport PYTHONDONTWRITEBYTECODE
 
-# The tests run in parallel (pytest-xdist), one worker process per core and one more: with
-# one per core the cores stood idle a third of the time while tests waited on sockets,
-# processes and timers, and the extra worker runs meanwhile (on 2 cores, 3 workers: 464 s of tests, 2 of them: 518 s).  Tests
-# that must share something carry an xdist_group mark.  PYTEST_WORKERS=0: in this process.
-PYTEST_WORKERS ?= $(shell $(PYTHON) -c "import os; print((os.cpu_count() or 1) + 1)")
+# The tests run in parallel (pytest-xdist), two worker processes per core: the tests wait
+# on sockets, processes and timers for much of their time (interface tests most: 1.4
+# cores busy with 3 workers on 2), and the other workers run meanwhile.  On 2 cores, the
+# same clone: 4 workers 419 s of tests, 3 workers 459 s (2 workers: 518 s, on an older
+# clone).  Tests that must share something carry an xdist_group mark.
+# PYTEST_WORKERS=N to choose; 0: in this process.
+PYTEST_WORKERS ?= $(shell $(PYTHON) -c "import os; print(2 * (os.cpu_count() or 1))")
 PARALLEL       := -n $(PYTEST_WORKERS) --dist loadgroup
 
 FUZZ_EXAMPLES ?= 1000

@@ -36,9 +36,12 @@ async def test_the_lobby_shows_its_table_while_the_door_opens_then_fills_in() ->
         assert rendered(title) == "☾ Hollowmere · lobby"
         assert rendered(hint) == "Opening the table…"
         assert app.status.text == "Opening the table…" and app.door is None
+        start = app.screen.active_bindings["enter"]
+        assert start.binding.description == "Start" and not start.enabled, "dimmed: nothing yet"
         release.set()
         await wait_until(pilot, lambda: app.lobby is not None, what="the table's lobby")
         await pilot.pause()
+        assert app.screen.active_bindings["enter"].enabled, "the table is open: Enter starts"
         assert rendered(title) == "☾ Hollowmere · lobby"
         assert rendered(hint).startswith("Press Enter to light the candles and begin.\n")
         assert "L: learn to play" in rendered(hint), "the first screen says how to learn"

@@ -244,10 +244,11 @@ class LobbyScreen(TableScreen):
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Start is shown only to who may start: an offline table, or the owner's lobby."""
+        """Start is shown only to who may start: an offline table, or the owner's lobby;
+        dimmed while the table is still opening, when Enter has nothing to start yet."""
         lobby = self.lobby
         if action == "begin":
-            return lobby is None or lobby.offline or lobby.can_start
+            return None if lobby is None else lobby.offline or lobby.can_start
         if action == "ready":
             return lobby is not None and lobby.rematch and not lobby.started
         if action == "rotate":
