@@ -6,8 +6,8 @@ from types import SimpleNamespace
 
 import pytest
 from screen_text import screen_lines
-from test_tui_snapshots import a_second_day_of_stage_two
-from tui_support import stage_two_app, view_of
+from test_tui_snapshots import a_second_day_of_stage_two, into_stage_two
+from tui_support import settle, stage_two_app, view_of
 
 from domicile_p2p.rules import Phase
 from domicile_tui.screens.culprit import CulpritScreen, dreams_by_day
@@ -46,3 +46,21 @@ def test_the_latest_give_is_todays_once_the_dreams_phase_is_over() -> None:
     assert dreams_by_day(given) == ((4, tuple("def")), (3, tuple("abc")))  # type: ignore[arg-type]
     given.phase = Phase.INVESTIGATION
     assert dreams_by_day(given) == ((5, tuple("def")), (4, tuple("abc")))  # type: ignore[arg-type]
+
+
+async def test_the_group_dreams_shelf_redrawn_as_it_is_taken_down_goes_quietly() -> None:
+    """The shelf of the group's dreams, redrawn as the screen goes (a tutorial chapter
+    left as Stage Two opened): it mounted a day's grid, then its cards into that grid,
+    which a shelf being taken down had never mounted, and the client stopped with a
+    MountError (twice, in two runs of the suite at once)."""
+    app = stage_two_app(plain_ghost=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await into_stage_two(pilot)
+        screen = app.screen
+        assert isinstance(screen, CulpritScreen)
+        days = screen.group_dreams
+        assert days, "the group has its first dreams"
+        screen.query_one("#group-dreams").remove()
+        screen.group_dreams = ((days[0][0] + 1, days[0][1]), *days)
+        await settle(pilot)
+        assert app.is_running and not screen.query("#group-dreams")

@@ -10,6 +10,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.reactive import reactive
+from textual.widget import Widget
 
 from domicile_p2p.client_api import Pack
 from domicile_p2p.rules import GROUP_GIVE_SIZE, GameState, Phase, View
@@ -150,20 +151,26 @@ class CulpritScreen(SeekerScreen):
         self.call_after_refresh(self.ensure_focus)
 
     async def watch_group_dreams(self, days: tuple[DayOfDreams, ...]) -> None:
+        if children_gone(self):
+            return
         shelf = self.query_one("#group-dreams", VerticalScroll)
-        await shelf.remove_children()
-        if not days or self.view is None or days[0][0] != self._today():
-            await shelf.mount(
+        today = self._today()
+        shown: list[Widget] = []
+        if not days or self.view is None or days[0][0] != today:
+            shown.append(
                 Static(
                     Content.styled("The Ghost is choosing today's dreams…", "italic $text-muted")
                 )
             )
-        today = self._today()
         for day, cards in days:
-            await shelf.mount(Static(day_heading(day, today), classes="day-heading"))
-            grid = Grid(classes="dream-grid -group")
-            await shelf.mount(grid)
-            await grid.mount_all(DreamTile(self.client.pack.dream(card)) for card in cards)
+            shown.append(Static(day_heading(day, today), classes="day-heading"))
+            tiles = (DreamTile(self.client.pack.dream(card)) for card in cards)
+            shown.append(Grid(*tiles, classes="dream-grid -group"))
+        # One mount of whole days: a shelf being taken down mounts nothing, and then a
+        # day's grid mounted first and filled after would not be there to fill.
+        async with shelf.batch():
+            await shelf.remove_children()
+            await shelf.mount_all(shown)
 
     def _today(self) -> int:
         view = self.view
