@@ -235,6 +235,8 @@ class EndScreen(TableScreen):
         self.client.play_again()
 
     def on_mount(self) -> None:
+        if children_gone(self):
+            return
         self.watch(self.app, "kept", lambda _: self._show())
         self.set_focus(self.query_one("#end-body", VerticalScroll))
 

@@ -29,6 +29,7 @@ from domicile_tui.theme import FLOURISH, LATER_STYLES
 from domicile_tui.ticket import JoinTicket
 from domicile_tui.widgets.field import Field
 from domicile_tui.widgets.plain import Label, Static, assemble
+from domicile_tui.widgets.teardown import children_gone
 from domicile_tui.widgets.toggles import MarkedRadioButton
 
 LOOK_FOR_TABLE = 10.0
@@ -201,6 +202,8 @@ class JoinScreen(TableScreen):
         yield Footer()
 
     def on_mount(self) -> None:
+        if children_gone(self):
+            return
         for field, text in self.page.typed:
             for typed_in in self.query(f"#{field}").results(Input):
                 typed_in.value = text

@@ -21,6 +21,7 @@ from domicile_tui.session import MAX_NAME_LENGTH, Role, SettingsError, TableSett
 from domicile_tui.theme import FLOURISH, LATER_STYLES
 from domicile_tui.widgets.field import Field
 from domicile_tui.widgets.plain import Label, Static
+from domicile_tui.widgets.teardown import children_gone
 from domicile_tui.widgets.toggles import MarkedCheckbox, MarkedRadioButton
 
 NO_TIMER: Final = 0
@@ -136,6 +137,8 @@ class HostSetupScreen(TableScreen):
         yield Footer()
 
     def on_mount(self) -> None:
+        if children_gone(self):
+            return
         self._refresh_form()
         self.query_one("#player-name", Input).focus()
 
