@@ -54,8 +54,9 @@ class Recorder(Generic[SessionT]):
 
     Waiting is driven by the session's events, not by a count of pauses: a condition is
     checked again as each event comes, however long the machine takes to produce it.  It
-    fails at once if the session ends first, and after :data:`QUIET` seconds without a
-    single event (a hang)."""
+    fails at once if the session ends first, after :data:`QUIET` seconds without a
+    single event, and after :data:`HANG_GUARD` seconds of events that never bring it (a
+    guest that counts the seconds its host is away for ever once kept a run waiting)."""
 
     QUIET = 120.0
 
@@ -79,9 +80,13 @@ class Recorder(Generic[SessionT]):
     async def until(self, condition: Callable[[], bool], what: str = "") -> None:
         """Wait until ``condition`` holds, checking it after each event (a condition on
         anything but the events holds by the event that follows it)."""
+        deadline = time.monotonic() + HANG_GUARD
         while not condition():
             if self._task.done():
                 raise AssertionError(f"the session ended before {what}")
+            if time.monotonic() > deadline:
+                last = self.events[-1] if self.events else None
+                raise AssertionError(f"hung waiting for {what} (the last event: {last!r})")
             self._arrived.clear()
             try:
                 await asyncio.wait_for(self._arrived.wait(), self.QUIET)
